@@ -1,0 +1,36 @@
+"""botarena: game-playing bots, a referee that trusts none of them, and tournaments."""
+
+from arena.bot import Bot, Decision
+from arena.budget import Budget, BudgetExhausted, Counter
+from arena.errors import ArenaError, IllegalMoveError, ParameterError, PluginError, UnknownNameError
+from arena.game import Game
+from arena.hookspecs import hookimpl
+from arena.params import param, parse_spec
+from arena.plugins import Registry, get_registry
+from arena.records import GameRecord, MoveRecord, Termination
+from arena.referee import play_game
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ArenaError",
+    "Bot",
+    "Budget",
+    "BudgetExhausted",
+    "Counter",
+    "Decision",
+    "Game",
+    "GameRecord",
+    "IllegalMoveError",
+    "MoveRecord",
+    "ParameterError",
+    "PluginError",
+    "Registry",
+    "Termination",
+    "UnknownNameError",
+    "get_registry",
+    "hookimpl",
+    "param",
+    "parse_spec",
+    "play_game",
+]

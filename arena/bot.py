@@ -1,0 +1,68 @@
+"""The interface every bot implements, and the decision record it may return."""
+
+from __future__ import annotations
+
+import random
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from arena.budget import Counter
+from arena.errors import ParameterError
+from arena.game import Game, Move, State
+from arena.params import Configurable
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a bot chose, with what its search learned on the way."""
+
+    move: Move
+    """The move to play."""
+    score: float | None = None
+    """The search's value of the position for the bot, within the game's bounds."""
+    depth: int | None = None
+    """Deepest search completed, in plies."""
+    pv: tuple = ()
+    """Principal variation: the expected line of play, starting with ``move``."""
+
+
+class Bot(Configurable):
+    """A player. Subclasses set ``name`` and ``description`` and implement ``choose``.
+
+    A bot is built from declared keyword parameters (see ``arena.params``). Before each
+    game the arena calls ``new_game`` with a seed; bots draw all their randomness from
+    ``self.rng`` so that games replay exactly under node or depth budgets.
+    """
+
+    kind: typing.ClassVar[str] = "bot"
+    interactive: typing.ClassVar[bool] = False
+    """True for bots driven by a person (never given a budget, not for tournaments)."""
+
+    def __init__(self, **params: Any):
+        super().__init__(**params)
+        self.rng = random.Random(0)
+
+    def suitable(self, game: Game) -> str | None:
+        """Why this bot cannot play ``game``, or None if it can. Checked at set-up."""
+        return None
+
+    def check_game(self, game: Game) -> None:
+        """Raise ParameterError if this bot refuses ``game``."""
+        why = self.suitable(game)
+        if why:
+            raise ParameterError(f"bot {self.name!r} cannot play {game.name!r}: {why}")
+
+    def new_game(self, game: Game, player: int, seed: int) -> None:
+        """Called before each game. The default reseeds ``self.rng``; override to clear tables."""
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, state: State, budget: Counter) -> Move | Decision:
+        """Pick a move in ``state``.
+
+        ``budget`` is this move's Counter: call ``budget.tick()`` once per position the
+        search examines (the root and every position made by ``game.apply``); it raises
+        BudgetExhausted when the node or time limit is reached. ``budget.budget`` holds
+        the limits, including an optional depth limit.
+        """
+        raise NotImplementedError

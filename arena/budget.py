@@ -1,0 +1,128 @@
+"""Per-move budgets and the counter a search ticks once per node."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass
+
+from arena.errors import ParameterError
+
+#: How many nodes pass between two looks at the clock under a time budget.
+TIME_CHECK_INTERVAL = 32
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one move may spend. Every field is optional; None means no limit."""
+
+    nodes: int | None = None
+    """Most positions the search may examine (the root and every position made by apply)."""
+    time: float | None = None
+    """Most wall-clock seconds the move may take."""
+    depth: int | None = None
+    """Deepest search, in plies, a bot may start."""
+
+    def __post_init__(self):
+        for key in ("nodes", "depth"):
+            value = getattr(self, key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ParameterError(f"bad budget {key}={value!r}; expected a whole number of at least 1")
+        t = self.time
+        if t is not None:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
+                raise ParameterError(f"bad budget time={t!r}; expected seconds greater than 0")
+            object.__setattr__(self, "time", float(t))
+
+    @classmethod
+    def parse(cls, text: str) -> "Budget":
+        """Parse ``"nodes=1000"``, ``"time=0.5,depth=6"`` or ``"none"``."""
+        text = text.strip()
+        if text.lower() in ("", "none", "unlimited"):
+            return cls()
+        values: dict = {}
+        for piece in text.split(","):
+            key, sep, value = piece.partition("=")
+            key = key.strip()
+            if not sep or key not in ("nodes", "time", "depth"):
+                raise ParameterError(
+                    f"bad budget {text!r}; expected nodes=N, time=SECONDS or depth=D, comma-separated"
+                )
+            if key in values:
+                raise ParameterError(f"bad budget {text!r}: {key} given twice")
+            try:
+                values[key] = float(value) if key == "time" else int(value)
+            except ValueError:
+                kind = "seconds" if key == "time" else "a whole number"
+                raise ParameterError(f"bad budget {key}={value.strip()!r}; expected {kind}") from None
+        return cls(**values)
+
+    def __str__(self):
+        parts = [f"{k}={getattr(self, k):g}" for k in ("nodes", "time", "depth") if getattr(self, k) is not None]
+        return ",".join(parts) or "none"
+
+    @property
+    def unlimited(self) -> bool:
+        return self.nodes is None and self.time is None and self.depth is None
+
+
+class BudgetExhausted(Exception):
+    """Raised by Counter.tick when the node or time limit is reached; searches catch it."""
+
+
+class Counter:
+    """Counts the nodes of one move's search and stops it at the budget's limits.
+
+    The arena makes one per move and reads ``nodes`` afterwards: the count belongs to
+    the arena, not the bot. ``tick()`` counts one position; once the node limit or the
+    deadline is reached it raises BudgetExhausted instead (and keeps doing so).
+    """
+
+    __slots__ = ("budget", "nodes", "depth", "started", "deadline", "_node_limit", "_stop_at", "_clock")
+
+    def __init__(self, budget: Budget | None = None, clock=time.perf_counter):
+        budget = budget or Budget()
+        self.budget = budget
+        self.nodes = 0
+        """Positions examined so far."""
+        self.depth = budget.depth
+        """The budget's depth limit (None: unlimited)."""
+        self._clock = clock
+        self.started = clock()
+        self.deadline = self.started + budget.time if budget.time is not None else None
+        self._node_limit = budget.nodes if budget.nodes is not None else sys.maxsize
+        self._stop_at = self._next_stop()
+
+    def _next_stop(self) -> int:
+        if self.deadline is None:
+            return self._node_limit
+        return min(self._node_limit, self.nodes + TIME_CHECK_INTERVAL)
+
+    def tick(self) -> None:
+        """Count one examined position, or raise BudgetExhausted if none may be examined."""
+        self.nodes += 1
+        if self.nodes > self._stop_at:
+            self._check()
+
+    def _check(self) -> None:
+        if self.nodes > self._node_limit or (self.deadline is not None and self._clock() >= self.deadline):
+            self.nodes -= 1
+            self._stop_at = self.nodes  # every later tick comes back here and raises again
+            raise BudgetExhausted
+        self._stop_at = self._next_stop()
+
+    @property
+    def exhausted(self) -> bool:
+        """True when the next tick would raise."""
+        if self.nodes >= self._node_limit:
+            return True
+        return self.deadline is not None and self._clock() >= self.deadline
+
+    def elapsed(self) -> float:
+        """Seconds since the move started."""
+        return self._clock() - self.started
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline, or None without a time limit."""
+        return None if self.deadline is None else self.deadline - self._clock()

@@ -1,0 +1,149 @@
+"""Finding games and bots: built-in plugins, then third-party entry points (group ``arena``)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+from dataclasses import dataclass, field
+
+import pluggy
+
+from arena import hookspecs
+from arena.bot import Bot
+from arena.errors import PluginError, UnknownNameError
+from arena.game import Game
+from arena.params import Configurable, parse_spec
+
+#: Modules registered before any third-party plugin, through the same hooks.
+DEFAULT_PLUGINS = ("games.builtin", "bots.builtin")
+ENTRY_POINT_GROUP = "arena"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered class and the plugin it came from."""
+
+    cls: type
+    plugin: str
+
+
+@dataclass
+class Registry:
+    """Every registered game and bot class, by name."""
+
+    games: dict[str, Entry] = field(default_factory=dict)
+    bots: dict[str, Entry] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    """One line per third-party plugin that could not be loaded."""
+    plugin_manager: pluggy.PluginManager | None = None
+
+    def game_class(self, name: str) -> type[Game]:
+        return self._lookup("game", self.games, name)
+
+    def bot_class(self, name: str) -> type[Bot]:
+        return self._lookup("bot", self.bots, name)
+
+    def game(self, spec: str, **params) -> Game:
+        """A game built from a spec such as ``"connect4:columns=8"`` (keywords override)."""
+        return self._build("game", self.games, spec, params)
+
+    def bot(self, spec: str, **params) -> Bot:
+        """A bot built from a spec such as ``"alphabeta:depth=4"`` (keywords override)."""
+        return self._build("bot", self.bots, spec, params)
+
+    def _lookup(self, kind: str, table: dict[str, Entry], name: str) -> type:
+        try:
+            return table[name].cls
+        except KeyError:
+            raise UnknownNameError(f"unknown {kind} {name!r}; available: {', '.join(sorted(table))}") from None
+
+    def _build(self, kind, table, spec, params) -> Configurable:
+        name, text = parse_spec(spec)
+        cls = self._lookup(kind, table, name)
+        return cls(**{**cls.parse_params(text), **params})
+
+
+def make_plugin_manager() -> pluggy.PluginManager:
+    """A fresh plugin manager with the hook specifications and the built-in plugins."""
+    pm = pluggy.PluginManager("arena")
+    pm.add_hookspecs(hookspecs)
+    for module in DEFAULT_PLUGINS:
+        pm.register(importlib.import_module(module), name=module)
+    pm.check_pending()
+    return pm
+
+
+def load_entry_points(pm: pluggy.PluginManager, errors: list[str]) -> None:
+    """Register each third-party plugin on its own; a broken one is reported and skipped."""
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        dist = ep.dist
+        label = f"plugin {ep.name!r} ({dist.name} {dist.version})" if dist else f"plugin {ep.name!r}"
+        if pm.get_plugin(ep.name) is not None:
+            continue
+        try:
+            plugin = ep.load()
+            pm.register(plugin, name=ep.name)
+        except Exception as exc:
+            errors.append(f"{label} failed to load: {type(exc).__name__}: {exc}")
+            continue
+        try:
+            pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            pm.unregister(name=ep.name)
+            errors.append(f"{label} is not usable: {exc}")
+
+
+def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:
+    """Build a registry: built-ins, then entry points, then ``plugins`` (modules or objects).
+
+    A duplicate name raises PluginError naming both plugins; a third-party plugin that
+    fails to import or to register is reported in ``Registry.errors`` and skipped.
+    """
+    pm = make_plugin_manager()
+    registry = Registry(plugin_manager=pm)
+    if entry_points:
+        load_entry_points(pm, registry.errors)
+    for plugin in plugins:
+        pm.register(plugin)
+        pm.check_pending()
+    builtin = set(DEFAULT_PLUGINS)
+    for hook, table, base in (
+        (pm.hook.register_games, registry.games, Game),
+        (pm.hook.register_bots, registry.bots, Bot),
+    ):
+        for impl in hook.get_hookimpls():  # in registration order
+            plugin_name = impl.plugin_name
+            added: list[str] = []
+
+            def register(cls, _plugin=plugin_name, _table=table, _base=base, _added=added):
+                _add(_table, _base, cls, _plugin)
+                _added.append(cls.name)
+
+            try:
+                impl.function(register=register)
+            except PluginError:
+                raise
+            except Exception as exc:
+                if plugin_name in builtin:
+                    raise
+                for name in added:
+                    del table[name]
+                registry.errors.append(
+                    f"plugin {plugin_name!r} failed in {hook.name}: {type(exc).__name__}: {exc}"
+                )
+    return registry
+
+
+def _add(table: dict[str, Entry], base: type, cls, plugin: str) -> None:
+    kind = base.__name__.lower()
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise PluginError(f"plugin {plugin!r} registered {cls!r}, which is not a subclass of arena.{base.__name__}")
+    name = cls.name
+    if not name or not isinstance(name, str) or ":" in name or "," in name or name != name.strip():
+        raise PluginError(f"plugin {plugin!r} registered {kind} class {cls.__name__} with a bad name {name!r}")
+    if name in table:
+        raise PluginError(
+            f"{kind} name {name!r} is registered twice: by plugin {table[name].plugin!r} "
+            f"and by plugin {plugin!r}"
+        )
+    table[name] = Entry(cls, plugin)

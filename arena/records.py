@@ -1,0 +1,86 @@
+"""What the referee writes down: one record per move and one per game."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    NORMAL = "normal"
+    """The rules ended the game."""
+    ILLEGAL_MOVE = "illegal_move"
+    """A bot returned something that is not a legal move; it loses."""
+    TIMEOUT = "timeout"
+    """A bot took longer than its time budget plus the margin; it loses."""
+    CRASH = "crash"
+    """A bot raised an error (or its process died); it loses."""
+
+    def __str__(self):
+        return self.value
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move as the referee saw it."""
+
+    ply: int
+    """Number of moves played before this one (0 for the first)."""
+    player: int
+    """Who moved: 0 or 1."""
+    move: str
+    """The move, in the game's notation."""
+    nodes: int
+    """Positions the search examined, counted by the arena's counter."""
+    seconds: float
+    """Wall-clock time the bot took."""
+    depth: int | None = None
+    """Depth the bot reports having completed, if any."""
+    score: float | None = None
+    """The bot's value of the position for itself, if it gave one."""
+    pv: tuple[str, ...] = ()
+    """The bot's principal variation, in the game's notation."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: who played, how, and why it ended."""
+
+    game: str
+    """Spec of the game played, e.g. ``connect4`` or ``connect4:columns=8``."""
+    players: tuple[str, str]
+    """Display names of the first and second player."""
+    budgets: tuple[str, str]
+    """Each player's per-move budget, as text."""
+    seed: int
+    """Seed the bots' randomness was derived from."""
+    opening: tuple[str, ...]
+    """Moves played before the bots took over."""
+    moves: tuple[MoveRecord, ...]
+    """Every move the bots made, in order."""
+    utilities: tuple[float, float]
+    """Final value for each player; they sum to zero."""
+    termination: Termination
+    """Why the game ended."""
+    loser: int | None = None
+    """The player who forfeited (illegal move, timeout, crash), else None."""
+    message: str = ""
+    """A readable account of how the game ended."""
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1, or None for a draw."""
+        u = self.utilities[0]
+        return 0 if u > 0 else 1 if u < 0 else None
+
+    @property
+    def result(self) -> str:
+        """``1-0``, ``0-1`` or ``1/2-1/2``, as in chess notation."""
+        return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner]
+
+    @property
+    def plies(self) -> int:
+        """Moves played in all, the opening included."""
+        return len(self.opening) + len(self.moves)

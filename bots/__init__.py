@@ -1,0 +1,1 @@
+"""The built-in bots, registered through the same hook as third-party bots."""

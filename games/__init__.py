@@ -1,0 +1,1 @@
+"""The built-in games, registered through the same hook as third-party games."""

@@ -1,0 +1,17 @@
+"""Registers the built-in games (a default plugin)."""
+
+from arena import hookimpl
+
+
+@hookimpl
+def register_games(register):
+    from games.bachet import Bachet
+    from games.connect4 import ConnectFour
+    from games.counting import Counting
+    from games.nim import Nim
+    from games.othello import Othello
+    from games.tictactoe import TicTacToe
+    from games.wythoff import Wythoff
+
+    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello):
+        register(cls)

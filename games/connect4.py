@@ -1,0 +1,167 @@
+"""Connect Four, with configurable board size and line length.
+
+Rules: two players, X (moves first) and O, take turns dropping a stone into one of
+``columns`` vertical columns of ``rows`` cells; it falls to the lowest empty cell, and a
+full column cannot be played. The first player with ``connect`` stones in an unbroken
+horizontal, vertical or diagonal line wins at once; if the board fills up first, the game
+is a draw. The defaults (7 columns, 6 rows, connect 4) are the standard game.
+
+Bitboards follow Pascal Pons's layout (http://blog.gamesolver.org/solving-connect-four/06-bitboard/):
+each column takes ``rows + 1`` bits, bit ``col * (rows + 1) + row`` with row 0 at the bottom;
+the spare top bit of each column stays empty and stops lines from wrapping. A state is
+``(stones of the player to move, mask of all stones, moves played, status)`` with status
+0 while playing, 1 if the player who moved last has won, 2 for a draw. A move is a column
+index from 0, written as the 1-based column number ("1".."7"), as in Pons's test files.
+"""
+
+from __future__ import annotations
+
+from arena import Game, param
+
+MAX_SIDE = 16
+_PLAYING, _WON, _DRAW = 0, 1, 2
+
+
+class ConnectFour(Game):
+    """Connect Four on a columns x rows board, ``connect`` in a row to win."""
+
+    name = "connect4"
+    description = "drop stones into columns; the first to line up 4 (connect) in a row wins"
+    bounds = (-1, 1)
+
+    columns: int = param(7, "number of columns", min=1, max=MAX_SIDE)
+    rows: int = param(6, "number of rows", min=1, max=MAX_SIDE)
+    connect: int = param(4, "stones in a row needed to win", min=1)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        if self.connect > max(self.rows, self.columns):
+            raise self.bad_parameter("connect", "must be at most max(rows, columns)")
+        h = self.rows + 1
+        self._cells = self.columns * self.rows
+        self._bottom = tuple(1 << (c * h) for c in range(self.columns))
+        self._top = tuple(1 << (c * h + self.rows - 1) for c in range(self.columns))
+        self._top_row = sum(self._top)
+        self._legal = {}  # top-row occupancy -> legal columns, filled lazily
+        # A run of n stones along direction d, shifted by s*d (s <= n) and ANDed with itself,
+        # becomes a run of n + s. Up to connect 4 two shifts per direction suffice (a shift
+        # of 0 is a no-op), which is the hot case; longer lines use repeated doubling.
+        dirs = (1, h, h - 1, h + 1)  # |, -, \, /
+        c = self.connect
+        if c <= 4:
+            self._pairs = tuple((d if c >= 2 else 0, d * (c - 2) if c >= 2 else 0) for d in dirs)
+        else:
+            self._pairs = None
+        steps, have = [], 1
+        while have < c:
+            steps.append(min(have, c - have))
+            have += steps[-1]
+        self._shifts = tuple(tuple(s * d for s in steps) for d in dirs)
+        self._first_win = 2 * self.connect - 1  # no line is possible before this move
+        self._windows = self._all_windows()
+
+    def _all_windows(self) -> tuple[int, ...]:
+        """Bitmasks of every line of ``connect`` cells on the board (for the heuristic)."""
+        h, n, out = self.rows + 1, self.connect, []
+        for c in range(self.columns):
+            for r in range(self.rows):
+                for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    ec, er = c + dc * (n - 1), r + dr * (n - 1)
+                    if ec < self.columns and 0 <= er < self.rows:
+                        out.append(sum(1 << ((c + dc * i) * h + r + dr * i) for i in range(n)))
+        return tuple(dict.fromkeys(out))
+
+    def initial_state(self):
+        return (0, 0, 0, _PLAYING)
+
+    def to_move(self, state) -> int:
+        return state[2] & 1
+
+    def legal_moves(self, state):
+        if state[3]:
+            return []
+        key = state[1] & self._top_row
+        try:
+            return self._legal[key][:]
+        except KeyError:
+            moves = self._legal[key] = [c for c, t in enumerate(self._top) if not key & t]
+            return moves[:]
+
+    def apply(self, state, move):
+        position, mask, moves, _ = state
+        opponent = position ^ mask
+        mask |= mask + self._bottom[move]
+        mover = opponent ^ mask
+        moves += 1
+        if moves >= self._first_win:
+            pairs = self._pairs
+            if pairs is None:
+                if self._has_line(mover):
+                    return (opponent, mask, moves, _WON)
+            else:
+                for a, b in pairs:
+                    m = mover & (mover >> a)
+                    if m & (m >> b):
+                        return (opponent, mask, moves, _WON)
+        return (opponent, mask, moves, _DRAW if moves == self._cells else _PLAYING)
+
+    def _has_line(self, bits: int) -> bool:
+        """True if ``bits`` hold ``connect`` stones in a row (the general, slower test)."""
+        for shifts in self._shifts:
+            m = bits
+            for s in shifts:
+                m &= m >> s
+            if m:
+                return True
+        return False
+
+    def is_terminal(self, state) -> bool:
+        return state[3] != _PLAYING
+
+    def utility(self, state, player: int) -> float:
+        if state[3] != _WON:
+            return 0
+        winner = 1 - (state[2] & 1)
+        return 1 if player == winner else -1
+
+    def heuristic(self, state, player: int) -> float:
+        """Stones in lines still open to their owner, mine minus theirs, within (-0.9, 0.9)."""
+        position, mask, moves, _ = state
+        first = position if moves & 1 == 0 else position ^ mask  # player 0's stones
+        second = first ^ mask
+        score = 0
+        for w in self._windows:
+            a, b = first & w, second & w
+            if not b:
+                score += a.bit_count()
+            elif not a:
+                score -= b.bit_count()
+        value = 0.9 * score / (len(self._windows) * self.connect)
+        return value if player == 0 else -value
+
+    def player_name(self, player: int) -> str:
+        return "XO"[player]
+
+    def render(self, state) -> str:
+        position, mask, moves, status = state
+        first = position if moves & 1 == 0 else position ^ mask
+        h, width = self.rows + 1, len(str(self.columns))
+        lines = []
+        for r in range(self.rows - 1, -1, -1):
+            cells = []
+            for c in range(self.columns):
+                bit = 1 << (c * h + r)
+                cells.append("." if not mask & bit else "X" if first & bit else "O")
+            lines.append(" ".join(f"{s:>{width}}" for s in cells))
+        lines.append(" ".join(f"{c + 1:>{width}}" for c in range(self.columns)))
+        lines.append(self.result_text(state) if status else f"{self.player_name(moves & 1)} to move")
+        return "\n".join(lines)
+
+    def format_move(self, move) -> str:
+        return str(move + 1)
+
+    def parse_move(self, text: str):
+        t = text.strip()
+        if t.isdigit() and t.isascii() and 1 <= int(t) <= self.columns:
+            return int(t) - 1
+        raise self.bad_move_text(text, f"a column number 1-{self.columns}")

@@ -1,0 +1,153 @@
+"""Tic-tac-toe and its m,n,k generalisation.
+
+Rules: two players, X (moves first) and O, take turns putting one of their stones on an
+empty cell of a board with ``rows`` rows and ``columns`` columns. The first player to have
+``k`` stones in an unbroken line (horizontal, vertical or diagonal) wins at once; if the
+board fills up first, the game is a draw. The defaults (3, 3, 3) give tic-tac-toe.
+
+States are ``(x_bits, o_bits, status)``: bit ``i`` of a bitboard is cell ``i``, numbered
+row-major from the top-left; ``status`` is 0 while playing, 1 if X won, 2 if O won, 3 for a
+draw. A move is a cell index, written as a column letter and a row number counted from the
+top ("a1" is the top-left cell); the 1-based cell number ("1".."9" on 3x3) is also read.
+"""
+
+from __future__ import annotations
+
+from arena import Game, param
+
+MAX_CELLS = 64
+_PLAYING, _X_WON, _O_WON, _DRAW = 0, 1, 2, 3
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+class TicTacToe(Game):
+    """The m,n,k-game: k in a row on a rows x columns board."""
+
+    name = "tictactoe"
+    description = "k in a row on an m x n board (3x3, k=3 is tic-tac-toe)"
+    bounds = (-1, 1)
+
+    rows: int = param(3, "number of rows", min=1, max=MAX_CELLS)
+    columns: int = param(3, "number of columns", min=1, max=len(_LETTERS))
+    k: int = param(3, "stones in a row needed to win", min=1)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        if self.rows * self.columns > MAX_CELLS:
+            raise self.bad_parameter("rows", f"rows * columns must be at most {MAX_CELLS}")
+        if self.k > max(self.rows, self.columns):
+            raise self.bad_parameter("k", "must be at most max(rows, columns)")
+        self._cells = n = self.rows * self.columns
+        self._full = (1 << n) - 1
+        self._windows = self._all_windows()
+        # For each cell, the windows through it: a win can only use the stone just placed.
+        self._through = tuple(tuple(w for w in self._windows if w >> c & 1) for c in range(n))
+
+    def _all_windows(self) -> tuple[int, ...]:
+        """Bitmasks of every line of k cells on the board."""
+        rows, cols, k = self.rows, self.columns, self.k
+        out = []
+        for r in range(rows):
+            for c in range(cols):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    er, ec = r + dr * (k - 1), c + dc * (k - 1)
+                    if 0 <= er < rows and 0 <= ec < cols:
+                        mask = 0
+                        for i in range(k):
+                            mask |= 1 << ((r + dr * i) * cols + c + dc * i)
+                        out.append(mask)
+        return tuple(dict.fromkeys(out))  # k == 1 gives each cell four times
+
+    def initial_state(self):
+        return (0, 0, _PLAYING)
+
+    def to_move(self, state) -> int:
+        return 0 if state[0].bit_count() == state[1].bit_count() else 1
+
+    def legal_moves(self, state):
+        x, o, status = state
+        if status:
+            return []
+        empty = self._full & ~(x | o)
+        moves = []
+        while empty:
+            low = empty & -empty
+            moves.append(low.bit_length() - 1)
+            empty ^= low
+        return moves
+
+    def apply(self, state, move):
+        x, o, _ = state
+        bit = 1 << move
+        if x.bit_count() == o.bit_count():
+            x |= bit
+            mine, won = x, _X_WON
+        else:
+            o |= bit
+            mine, won = o, _O_WON
+        for w in self._through[move]:
+            if mine & w == w:
+                return (x, o, won)
+        return (x, o, _DRAW if (x | o) == self._full else _PLAYING)
+
+    def is_terminal(self, state) -> bool:
+        return state[2] != _PLAYING
+
+    def utility(self, state, player: int) -> float:
+        status = state[2]
+        if status == _X_WON:
+            return 1 if player == 0 else -1
+        if status == _O_WON:
+            return -1 if player == 0 else 1
+        return 0
+
+    def heuristic(self, state, player: int) -> float:
+        """Stones in lines still open to their owner, X's minus O's, scaled into (-0.9, 0.9)."""
+        x, o, _ = state
+        score = 0
+        for w in self._windows:
+            xs, os_ = x & w, o & w
+            if not os_:
+                score += xs.bit_count()
+            elif not xs:
+                score -= os_.bit_count()
+        value = 0.9 * score / (len(self._windows) * self.k)
+        return value if player == 0 else -value
+
+    def player_name(self, player: int) -> str:
+        return "XO"[player]
+
+    def render(self, state) -> str:
+        x, o, status = state
+        width = len(str(self.rows))
+        lines = [" " * width + "  " + " ".join(_LETTERS[: self.columns])]
+        for r in range(self.rows):
+            cells = []
+            for c in range(r * self.columns, (r + 1) * self.columns):
+                cells.append("X" if x >> c & 1 else "O" if o >> c & 1 else ".")
+            lines.append(f"{r + 1:>{width}}  " + " ".join(cells))
+        if status:
+            lines.append(self.result_text(state))
+        else:
+            lines.append(f"{self.player_name(self.to_move(state))} to move")
+        return "\n".join(lines)
+
+    def format_move(self, move) -> str:
+        r, c = divmod(move, self.columns)
+        return f"{_LETTERS[c]}{r + 1}"
+
+    def parse_move(self, text: str):
+        t = text.strip().lower()
+        expected = (
+            f"a column letter a-{_LETTERS[self.columns - 1]} and a row number 1-{self.rows} "
+            f"(e.g. 'a1' top-left), or a cell number 1-{self._cells}"
+        )
+        if t.isdigit() and t.isascii():
+            cell = int(t) - 1
+            if 0 <= cell < self._cells:
+                return cell
+        elif len(t) >= 2 and t[0] in _LETTERS and t[1:].isdigit() and t[1:].isascii():
+            c, r = _LETTERS.index(t[0]), int(t[1:]) - 1
+            if c < self.columns and 0 <= r < self.rows:
+                return r * self.columns + c
+        raise self.bad_move_text(text, expected)

@@ -1,0 +1,112 @@
+"""The arena command line: listings, play, and one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from arena.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_listing_shows_descriptions_and_parameters(capsys):
+    code, out, err = run(capsys, "games")
+    assert code == 0
+    assert "connect4" in out and "columns=7 (int)" in out
+    assert "nim" in out and "heaps=[3, 4, 5] (tuple[int])" in out
+
+
+def test_json_listings_for_scripts(capsys):
+    code, out, _ = run(capsys, "bots", "--json")
+    assert code == 0
+    bots = {b["name"]: b for b in json.loads(out)}
+    assert {"random", "greedy", "minimax", "alphabeta", "iterative", "human"} <= set(bots)
+    assert bots["alphabeta"]["plugin"] == "bots.builtin"
+    assert {p["name"] for p in bots["alphabeta"]["parameters"]} == {"depth", "ordering", "window"}
+    code, out, _ = run(capsys, "games", "--json")
+    games = {g["name"]: g for g in json.loads(out)}
+    assert games["counting"]["parameters"][0]["choices"] == ["21", "22"]
+
+
+def test_play_shows_every_board_and_the_result(capsys):
+    code, out, err = run(capsys, "play", "tictactoe", "--bot", "alphabeta:depth=9", "--bot", "minimax:depth=9", "--seed", "3")
+    assert code == 0, err
+    assert "tictactoe: X: alphabeta:depth=9  vs  O: minimax:depth=9  (budget none, seed 3)" in out
+    assert out.count("ply ") == 9  # perfect play fills the board
+    assert "result 1/2-1/2 (normal): draw" in out
+
+
+def test_play_with_game_parameters_and_budget(capsys):
+    code, out, err = run(
+        capsys, "play", "connect4:columns=5,rows=4", "--bot", "iterative", "--bot", "random", "--budget", "nodes=200", "--quiet"
+    )
+    assert code == 0, err
+    assert "1 2 3 4 5" in out and "budget nodes=200" in out
+    assert "result " in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "chess", "--bot", "random", "--bot", "random"], "unknown game 'chess'; available: bachet, connect4"),
+        (["play", "nim", "--bot", "randum", "--bot", "random"], "unknown bot 'randum'; available: alphabeta"),
+        (["play", "nim", "--bot", "random"], "play needs exactly two --bot options, got 1"),
+        (["play", "connect4:columns=0", "--bot", "random", "--bot", "random"], "parameter 'columns' of game 'connect4'"),
+        (["play", "nim", "--bot", "alphabeta:depth=x", "--bot", "random"], "bad value 'x' for parameter 'depth' of bot 'alphabeta'"),
+        (["play", "nim", "--bot", "alphabeta:deep=3", "--bot", "random"], "unknown parameter 'deep' for bot 'alphabeta'; parameters: depth, ordering, window"),
+        (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "nodes=0"], "bad budget nodes=0"),
+        (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "fast"], "bad budget 'fast'"),
+        (["play", "nim", "--bot", "random", "--bot", "random", "--seed", "x"], "argument --seed: invalid int value"),
+        (["dance"], "invalid choice: 'dance'"),
+    ],
+)
+def test_user_errors_are_one_line_and_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("arena: error: ")
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_console_script_and_module_entry_point():
+    out = subprocess.run([sys.executable, "-m", "arena", "games"], capture_output=True, text=True, check=True).stdout
+    assert "othello" in out
+    bad = subprocess.run([sys.executable, "-m", "arena", "play", "go"], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert "Traceback" not in bad.stderr and "unknown game 'go'" in bad.stderr
+
+
+def test_human_is_prompted_again_after_bad_input():
+    # The person types garbage first, then tries every cell in order: occupied cells are
+    # refused with the legal moves listed, until the game ends.
+    typed = "zz\n" + "\n".join(["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"] * 5) + "\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena", "play", "tictactoe", "--bot", "human", "--bot", "alphabeta:depth=9", "--seed", "1"],
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "X to move; legal: a1 b1 c1 a2 b2 c2 a3 b3 c3" in proc.stdout
+    assert "cannot read 'zz' as a move in tictactoe" in proc.stdout
+    assert "is not legal here; legal:" in proc.stdout
+    assert "result 0-1" in proc.stdout or "result 1/2-1/2" in proc.stdout  # alphabeta never loses
+
+
+def test_human_leaving_ends_the_program_cleanly():
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena", "play", "tictactoe", "--bot", "human", "--bot", "random"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 130
+    assert "interrupted" in proc.stderr and "Traceback" not in proc.stderr

@@ -1,0 +1,74 @@
+"""The plugin registry: built-ins through the same hooks, duplicates, broken plugins."""
+
+import types
+
+import pytest
+
+from arena import Bot, Game, PluginError, UnknownNameError, get_registry, hookimpl
+from arena.plugins import DEFAULT_PLUGINS, make_plugin_manager
+from tests.plugins import duplicate, misbehaving
+
+BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello"}
+BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "human"}
+
+
+def test_built_ins_are_registered_through_the_hooks(registry):
+    assert set(registry.games) == BUILT_IN_GAMES
+    assert set(registry.bots) == BUILT_IN_BOTS
+    assert {e.plugin for e in registry.games.values()} == {"games.builtin"}
+    assert {e.plugin for e in registry.bots.values()} == {"bots.builtin"}
+    pm = make_plugin_manager()
+    assert {pm.get_name(p) for p in pm.get_plugins()} == set(DEFAULT_PLUGINS)
+
+
+def test_classes_are_registered_and_built_from_specs(registry):
+    assert issubclass(registry.game_class("connect4"), Game)
+    assert issubclass(registry.bot_class("alphabeta"), Bot)
+    game = registry.game("connect4:columns=8,rows=7")
+    assert (game.columns, game.rows) == (8, 7)
+    assert registry.game("connect4:columns=8", rows=5).params["rows"] == 5
+    assert registry.bot("alphabeta:depth=4,ordering=false").spec == "alphabeta:depth=4,ordering=false"
+
+
+def test_unknown_names_list_what_is_available(registry):
+    with pytest.raises(UnknownNameError) as info:
+        registry.game("chess")
+    assert str(info.value) == "unknown game 'chess'; available: " + ", ".join(sorted(BUILT_IN_GAMES))
+    assert isinstance(info.value, KeyError)
+    with pytest.raises(UnknownNameError, match="unknown bot 'alphabta'; available: alphabeta, greedy"):
+        registry.bot("alphabta")
+
+
+def test_a_test_plugin_adds_bots():
+    registry = get_registry(entry_points=False, plugins=[misbehaving])
+    assert registry.bots["raises"].plugin == "tests.plugins.misbehaving"
+    assert BUILT_IN_BOTS < set(registry.bots)
+
+
+def test_duplicate_name_is_an_error_naming_both_plugins():
+    with pytest.raises(PluginError) as info:
+        get_registry(entry_points=False, plugins=[duplicate])
+    message = str(info.value)
+    assert message == (
+        "bot name 'random' is registered twice: by plugin 'bots.builtin' and by plugin 'tests.plugins.duplicate'"
+    )
+
+
+def test_registering_something_that_is_not_a_class_is_an_error():
+    plugin = types.SimpleNamespace(register_games=hookimpl(lambda register: register(object())))
+    with pytest.raises(PluginError, match="which is not a subclass of arena.Game"):
+        get_registry(entry_points=False, plugins=[plugin])
+
+
+def test_misspelled_hook_is_caught():
+    import pluggy
+
+    plugin = types.SimpleNamespace(register_gamez=hookimpl(lambda register: None))
+    with pytest.raises(pluggy.PluginValidationError, match="register_gamez"):
+        get_registry(entry_points=False, plugins=[plugin])
+
+
+def test_each_registry_is_fresh():
+    a = get_registry(entry_points=False, plugins=[misbehaving])
+    b = get_registry(entry_points=False)
+    assert "raises" in a.bots and "raises" not in b.bots
