@@ -7,23 +7,12 @@ import pytest
 from arena import IllegalMoveError, ParameterError
 from data_paths import CONNECT4_ENV, connect4_data_dir
 from games.connect4 import ConnectFour
+from helpers import random_states
 
 # (columns, rows, connect)
 SIZES = [(7, 6, 4), (8, 7, 3), (9, 7, 5), (4, 4, 4), (5, 4, 2), (3, 3, 1), (1, 6, 4), (6, 1, 4), (10, 3, 7)]
 SIZES.append((16, 16, 6))  # the largest board
 DATA_FILES = ["Test_L1_R1", "Test_L2_R1", "Test_L3_R1"]
-
-
-def random_states(game, rng, games=30):
-    """Every state of some random games, the terminal ones included."""
-    out = []
-    for _ in range(games):
-        state = game.initial_state()
-        out.append(state)
-        while not game.is_terminal(state):
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-            out.append(state)
-    return out
 
 
 def naive_line(grid, connect, mark):

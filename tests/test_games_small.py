@@ -13,30 +13,7 @@ from games.bachet import Bachet
 from games.counting import Counting
 from games.nim import Nim
 from games.wythoff import Wythoff
-
-
-def solve(game, state, memo):
-    """Exact value of ``state`` for the player to move (memoised negamax)."""
-    if state in memo:
-        return memo[state]
-    if game.is_terminal(state):
-        value = game.utility(state, game.to_move(state))
-    else:
-        value = max(-solve(game, game.apply(state, m), memo) for m in game.legal_moves(state))
-    memo[state] = value
-    return value
-
-
-def random_states(game, rng, playouts=30):
-    """Every state met on some random playouts from the start, terminal ones included."""
-    states = []
-    for _ in range(playouts):
-        state = game.initial_state()
-        states.append(state)
-        while not game.is_terminal(state):
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-            states.append(state)
-    return states
+from helpers import random_states, solve
 
 
 GAMES = [
@@ -185,7 +162,7 @@ def test_wythoff_moves():
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_heuristic_agrees_with_exact_value(game):
     memo = {}
-    for state in random_states(game, random.Random(1), playouts=20):
+    for state in random_states(game, random.Random(1), games=20):
         if not game.is_terminal(state):
             p = game.to_move(state)
             assert (game.heuristic(state, p) > 0) == (solve(game, state, memo) > 0), state
@@ -242,7 +219,7 @@ def test_defaults():
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_format_parse_round_trip(game):
-    for state in random_states(game, random.Random(2), playouts=10):
+    for state in random_states(game, random.Random(2), games=10):
         for move in game.legal_moves(state):
             text = game.format_move(move)
             assert game.parse_move(text) == move
@@ -295,7 +272,7 @@ def test_parse_errors(game, text):
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_heuristic_inside_bounds_and_antisymmetric(game):
     low, high = game.bounds
-    for state in random_states(game, random.Random(3), playouts=40):
+    for state in random_states(game, random.Random(3), games=40):
         if game.is_terminal(state):
             continue
         h0, h1 = game.heuristic(state, 0), game.heuristic(state, 1)
@@ -306,7 +283,7 @@ def test_heuristic_inside_bounds_and_antisymmetric(game):
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_terminal_utilities_zero_sum(game):
     seen = 0
-    for state in random_states(game, random.Random(4), playouts=40):
+    for state in random_states(game, random.Random(4), games=40):
         if game.is_terminal(state):
             seen += 1
             assert game.legal_moves(state) == []
@@ -319,7 +296,7 @@ def test_terminal_utilities_zero_sum(game):
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_apply_leaves_input_alone(game):
-    for state in random_states(game, random.Random(5), playouts=5):
+    for state in random_states(game, random.Random(5), games=5):
         before = repr(state)
         for move in game.legal_moves(state):
             after = game.apply(state, move)

@@ -1,10 +1,10 @@
 import random
-from functools import lru_cache
 
 import pytest
 
 from arena import IllegalMoveError, ParameterError
 from games.othello import PASS, Othello
+from helpers import random_states, solve
 
 
 @pytest.fixture
@@ -22,17 +22,6 @@ def perft(game, state, depth):
     if depth == 1:  # bulk count: the leaves' own mobility was computed by apply anyway
         return len(moves)
     return sum(perft(game, game.apply(state, m), depth - 1) for m in moves)
-
-
-def random_states(game, seed=0, games=30):
-    """Every state of some seeded random games, terminal ones included."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.initial_state()
-        yield state
-        while not game.is_terminal(state):
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-            yield state
 
 
 def board(rows):
@@ -78,15 +67,7 @@ def test_small_boards_start_in_the_centre():
 def test_second_player_wins_4x4():
     # "On 4x4 and 6x6 boards under perfect play, the second player wins."
     # https://en.wikipedia.org/wiki/Reversi
-    g = Othello(size=4)
-
-    @lru_cache(maxsize=None)
-    def value(state):  # negamax, for the player to move
-        if g.is_terminal(state):
-            return g.utility(state, g.to_move(state))
-        return max(-value(g.apply(state, m)) for m in g.legal_moves(state))
-
-    assert value(g.initial_state()) == -1
+    assert solve(Othello(size=4)) == -1
 
 
 def test_flips_in_all_eight_directions(game):
@@ -189,7 +170,7 @@ def test_random_playouts_are_consistent(size):
     g = Othello(size=size)
     lo, hi = g.bounds
     passes = 0
-    for s in random_states(g, seed=size, games=40):
+    for s in random_states(g, random.Random(size), games=40):
         moves = g.legal_moves(s)
         assert g.is_terminal(s) == (moves == [])
         assert list(moves) == sorted(moves)
@@ -239,7 +220,7 @@ def test_parse_format_round_trip(size):
         text = g.format_move(m)
         assert g.parse_move(text) == m
         assert g.parse_move(f"  {text.upper()} ") == m
-    for s in random_states(g, seed=1, games=3):
+    for s in random_states(g, random.Random(1), games=3):
         for m in g.legal_moves(s):
             assert g.parse_move(g.format_move(m)) == m
 

@@ -6,20 +6,9 @@ import pytest
 
 from arena import IllegalMoveError, ParameterError
 from games.tictactoe import TicTacToe
+from helpers import random_states, solve
 
 SIZES = [(3, 3, 3), (4, 4, 3), (1, 5, 3), (5, 1, 3), (3, 5, 4), (2, 3, 2), (4, 4, 1), (6, 4, 4), (8, 8, 5)]
-
-
-def random_states(game, rng, games=30):
-    """Every state of some random games, the terminal ones included."""
-    out = []
-    for _ in range(games):
-        state = game.initial_state()
-        out.append(state)
-        while not game.is_terminal(state):
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-            out.append(state)
-    return out
 
 
 def naive_line(grid, rows, columns, k, mark):
@@ -31,25 +20,6 @@ def naive_line(grid, rows, columns, k, mark):
                 if all(0 <= rr < rows and 0 <= cc < columns and grid[rr][cc] == mark for rr, cc in cells):
                     return True
     return False
-
-
-def solve(game):
-    """Value for the first player under perfect play: a memoised negamax."""
-    memo = {}
-
-    def negamax(state):
-        if game.is_terminal(state):
-            return game.utility(state, game.to_move(state))
-        if state not in memo:
-            best = -1
-            for move in game.legal_moves(state):
-                best = max(best, -negamax(game.apply(state, move)))
-                if best == 1:
-                    break
-            memo[state] = best
-        return memo[state]
-
-    return negamax(game.initial_state())
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,38 @@
+"""Small tools shared by the game tests, independent of the project's bots."""
+
+
+def solve(game, state=None, memo=None):
+    """Exact value of ``state`` (default: the start) for the player to move: a memoised negamax.
+
+    Assumes the players alternate, as in every built-in game.
+    """
+    memo = {} if memo is None else memo
+    state = game.initial_state() if state is None else state
+
+    def value(s):
+        if s in memo:
+            return memo[s]
+        if game.is_terminal(s):
+            v = game.utility(s, game.to_move(s))
+        else:
+            v, high = -float("inf"), game.bounds[1]
+            for m in game.legal_moves(s):
+                v = max(v, -value(game.apply(s, m)))
+                if v >= high:  # nothing beats the best possible result
+                    break
+        memo[s] = v
+        return v
+
+    return value(state)
+
+
+def random_states(game, rng, games=30):
+    """Every state of some random games from the start, the terminal ones included."""
+    out = []
+    for _ in range(games):
+        state = game.initial_state()
+        out.append(state)
+        while not game.is_terminal(state):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            out.append(state)
+    return out
