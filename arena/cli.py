@@ -118,7 +118,7 @@ def _move_line(record: MoveRecord, who: str) -> str:
         parts.append(f"score {record.score:+.3g}")
     if len(record.pv) > 1:
         parts.append("pv " + " ".join(record.pv))
-    return f"ply {record.ply + 1}: {who} plays {record.move}  ({', '.join(parts)})"
+    return f"move {record.ply + 1}: {who} plays {record.move}  ({', '.join(parts)})"
 
 
 def _result_line(record: GameRecord) -> str:

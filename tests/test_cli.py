@@ -38,7 +38,8 @@ def test_play_shows_every_board_and_the_result(capsys):
     code, out, err = run(capsys, "play", "tictactoe", "--bot", "alphabeta:depth=9", "--bot", "minimax:depth=9", "--seed", "3")
     assert code == 0, err
     assert "tictactoe: X: alphabeta:depth=9  vs  O: minimax:depth=9  (budget none, seed 3)" in out
-    assert out.count("ply ") == 9  # perfect play fills the board
+    assert out.count("\nmove ") == 9  # perfect play fills the board
+    assert "move 1: alphabeta:depth=9 plays b2  (3,747 nodes, " in out  # ordering: centre first
     assert "result 1/2-1/2 (normal): draw" in out
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from arena import Budget, GameRecord, Termination, get_registry, play_game
+from arena import Budget, GameRecord, ParameterError, Termination, get_registry, play_game
 from tests.plugins import misbehaving
 
 
@@ -111,3 +111,10 @@ def test_observer_sees_every_move(reg):
     record = play_game(game, [reg.bot("greedy"), reg.bot("random")], observer=lambda s, r: seen.append((s, r)))
     assert [r for _, r in seen] == list(record.moves)
     assert game.is_terminal(seen[-1][0])
+
+
+def test_a_bot_refuses_an_unsuitable_game_at_set_up(reg):
+    picky = reg.bot("picky")
+    picky.check_game(reg.game("nim"))
+    with pytest.raises(ParameterError, match="bot 'picky' cannot play 'tictactoe': it plays only nim"):
+        picky.check_game(reg.game("tictactoe"))

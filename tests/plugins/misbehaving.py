@@ -59,7 +59,18 @@ class FloatBot(Bot):
         return float(game.legal_moves(state)[0])
 
 
+class PickyBot(Bot):
+    name = "picky"
+    description = "plays only nim"
+
+    def suitable(self, game):
+        return None if game.name == "nim" else "it plays only nim"
+
+    def choose(self, game, state, budget):
+        return game.legal_moves(state)[0]
+
+
 @hookimpl
 def register_bots(register):
-    for cls in (RaisingBot, IllegalBot, NoneBot, SlowBot, BadStartBot, FloatBot):
+    for cls in (RaisingBot, IllegalBot, NoneBot, SlowBot, BadStartBot, FloatBot, PickyBot):
         register(cls)
