@@ -43,6 +43,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", default="none", help="per-move budget: nodes=N, time=SECONDS, depth=D (comma-separated)")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' randomness (default: a random one)")
     p.add_argument("--quiet", action="store_true", help="show only the final board and result")
+
+    p = sub.add_parser(
+        "run",
+        help="run a tournament, store every game, print the report",
+        description="Run a tournament. Settings come from the built-in default (Connect Four, the five "
+        "search bots), then CONFIG (a TOML file), then these flags. Running the same command again "
+        "resumes: finished games are kept and the rest are played.",
+    )
+    p.add_argument("config", nargs="?", help="tournament file (TOML)")
+    p.add_argument("--game", help="game spec")
+    p.add_argument(
+        "--bot", action="append", metavar="[NAME=]SPEC[@BUDGET]", help="a bot (repeat); replaces the file's bots"
+    )
+    p.add_argument("--budget", help="default per-move budget: nodes=N, time=SECONDS, depth=D")
+    p.add_argument("--games", type=int, help="games per pairing (even: colours are swapped)")
+    p.add_argument("--openings", type=int, metavar="PLIES", help="random opening plies per game pair")
+    p.add_argument("--seed", type=int, help="master seed")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), help="tournament format")
+    p.add_argument("--challenger", action="append", metavar="NAME", help="gauntlet challenger (repeat)")
+    p.add_argument("--time-margin", type=float, metavar="SECONDS", help="grace past a time budget")
+    p.add_argument("--name", help="tournament name in the database")
+    p.add_argument("--db", help="results database (SQLite)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
+    p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local'")
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("report", help="print or write the report of a stored tournament")
+    p.add_argument("db", help="results database")
+    p.add_argument("--tournament", help="tournament name (default: the latest)")
+    p.add_argument("--format", default="text", choices=("text", "csv", "markdown", "json", "html"))
+    p.add_argument("--out", metavar="DIR", help="write the tables as files into DIR")
+    p.add_argument("--plots", metavar="DIR", help="write PNG charts into DIR (needs matplotlib)")
+
+    p = sub.add_parser("show", help="replay a stored game move by move")
+    p.add_argument("db", help="results database")
+    p.add_argument("game_id", type=int, help="game number (from 0)")
+    p.add_argument("--tournament", help="tournament name (default: the latest)")
     return parser
 
 
@@ -52,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help()
             return 2
-        registry = get_registry()
+        registry = get_registry(plugins=_modules(getattr(args, "plugin", [])))
         for line in registry.errors:
             print(f"arena: warning: {line}", file=sys.stderr)
         return COMMANDS[args.command](registry, args)
@@ -128,8 +166,113 @@ def _result_line(record: GameRecord) -> str:
     return line
 
 
+def cmd_run(registry: Registry, args) -> int:
+    from arena.config import build, settings
+    from arena.runner import run_tournament
+
+    overrides = {
+        "game": args.game,
+        "bots": args.bot,
+        "budget": args.budget,
+        "games": args.games,
+        "openings": args.openings,
+        "seed": args.seed,
+        "format": args.format,
+        "challengers": args.challenger,
+        "time_margin": args.time_margin,
+        "name": args.name,
+        "database": args.db,
+        "jobs": args.jobs,
+    }
+    values = settings(args.config, overrides)
+    values.update(dask=args.dask, progress=not args.no_progress)
+    config, run = build(values)
+    result = run_tournament(config, run, plugins=args.plugin, registry=registry)
+    db = str(run.database)
+    if result.interrupted:
+        stored = result.already + result.played
+        print(
+            f"arena: interrupted: {stored} of {result.scheduled} games are stored in {db!r}; "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print(_report_text(db, config.name))
+    print(f"\n{result.scheduled} games in {db!r} (tournament {config.name!r}; {result.played} played now)")
+    return 0
+
+
+def _report_text(db: str, tournament: str | None) -> str:
+    import results
+    from results.report import render, report
+
+    tables = results.load(db, tournament)
+    return render(report(tables.games, tables.moves), "text")
+
+
+def cmd_report(registry: Registry, args) -> int:
+    import results
+    from results.report import render, report, write
+
+    tables = results.load(args.db, args.tournament)
+    if tables.games.empty:
+        raise UsageError(f"tournament in {args.db!r} has no finished game yet")
+    out = report(tables.games, tables.moves)
+    if args.out:
+        for path in write(out, args.format, args.out):
+            print(path)
+    else:
+        print(render(out, args.format))
+    if args.plots:
+        from results.plots import plot_all
+
+        for path in plot_all(tables.games, tables.moves, args.plots):
+            print(path)
+    return 0
+
+
+def cmd_show(registry: Registry, args) -> int:
+    from results.store import Store
+
+    with Store(args.db, create=False) as store:
+        tournament = store.tournament(args.tournament)
+        row, moves = store.game(tournament, args.game_id)
+    game = registry.game(tournament.game)
+    print(f"{tournament.name} game {row['game_id']}: {row['first']} (first) vs {row['second']}, seed {row['seed']}")
+    opening = row["opening"].split()
+    state = game.play(opening)
+    if opening:
+        print(f"opening: {' '.join(opening)}")
+    print(game.render(state))
+    names = (row["first"], row["second"])
+    for m in moves:
+        record = MoveRecord(
+            m["ply"], m["player"], m["move"], m["nodes"], m["seconds"], m["depth"], m["score"], tuple(m["pv"].split())
+        )
+        state = game.apply(state, game.parse_move(m["move"]))
+        print(f"\n{_move_line(record, names[m['player']])}")
+        print(game.render(state))
+    print(f"\nresult {row['result']} ({row['termination']}): {row['message']}")
+    return 0
+
+
+def _modules(names):
+    import importlib
+
+    out = []
+    for name in names:
+        try:
+            out.append(importlib.import_module(name))
+        except ImportError as exc:
+            raise UsageError(f"cannot import plugin module {name!r}: {exc}") from None
+    return out
+
+
 COMMANDS = {
     "games": lambda registry, args: _listing(registry, "games", args),
     "bots": lambda registry, args: _listing(registry, "bots", args),
     "play": cmd_play,
+    "run": cmd_run,
+    "report": cmd_report,
+    "show": cmd_show,
 }

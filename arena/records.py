@@ -76,6 +76,11 @@ class GameRecord:
         return 0 if u > 0 else 1 if u < 0 else None
 
     @property
+    def score_first(self) -> float:
+        """Points of the first player: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        return {0: 1.0, 1: 0.0, None: 0.5}[self.winner]
+
+    @property
     def result(self) -> str:
         """``1-0``, ``0-1`` or ``1/2-1/2``, as in chess notation."""
         return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner]

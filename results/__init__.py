@@ -1,5 +1,17 @@
-"""Results: game records as pandas tables (storage and reports build on these)."""
+"""Results: durable storage of tournaments and pandas tables of their games and moves.
 
-from results.frames import games_frame, moves_frame
+``load(path)`` returns ``Tables(games, moves)`` for one tournament. Columns of ``games``
+(one row per finished game): tournament, game_id (index in the schedule), pairing, first,
+second (display names; first moved first), opening (space-separated moves), seed, result
+("1-0", "0-1", "1/2-1/2"), score_first (1, 0.5, 0), utility_first, termination ("normal",
+"illegal_move", "timeout", "crash"), loser (0, 1 or <NA>: who forfeited), message, plies
+(opening included), moves_first, moves_second, nodes_first, nodes_second, seconds_first,
+seconds_second (per-side totals). Columns of ``moves`` (one row per bot move): tournament,
+game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seconds,
+depth (<NA> if not reported), score (NaN if not reported; the mover's own view).
+"""
 
-__all__ = ["games_frame", "moves_frame"]
+from results.frames import frames
+from results.tables import Tables, load
+
+__all__ = ["Tables", "frames", "load"]

@@ -1,4 +1,4 @@
-"""Game records as pandas DataFrames, one row per game or per move."""
+"""Game records held in memory as the same DataFrames ``results.load`` gives."""
 
 from __future__ import annotations
 
@@ -7,53 +7,20 @@ from typing import Iterable
 import pandas as pd
 
 from arena.records import GameRecord
-
-GAME_COLUMNS = [
-    "game_id", "game", "first", "second", "seed", "opening", "plies", "result",
-    "utility_first", "termination", "loser", "message",
-]
-MOVE_COLUMNS = ["game_id", "ply", "player", "bot", "move", "nodes", "seconds", "depth", "score"]
+from results.rows import GAME_COLUMNS, MOVE_COLUMNS, game_row, move_rows
+from results.tables import Tables, typed_games, typed_moves
 
 
-def games_frame(records: Iterable[GameRecord]) -> pd.DataFrame:
-    """One row per game; ``game_id`` is the record's position in ``records``."""
-    rows = [
-        {
-            "game_id": i,
-            "game": r.game,
-            "first": r.players[0],
-            "second": r.players[1],
-            "seed": r.seed,
-            "opening": " ".join(r.opening),
-            "plies": r.plies,
-            "result": r.result,
-            "utility_first": r.utilities[0],
-            "termination": r.termination.value,
-            "loser": r.loser,
-            "message": r.message,
-        }
-        for i, r in enumerate(records)
-    ]
-    frame = pd.DataFrame(rows, columns=GAME_COLUMNS)
-    return frame.astype({"loser": "Int64"})
-
-
-def moves_frame(records: Iterable[GameRecord]) -> pd.DataFrame:
-    """One row per move a bot made; ``bot`` is the mover's display name."""
-    rows = [
-        {
-            "game_id": i,
-            "ply": m.ply,
-            "player": m.player,
-            "bot": r.players[m.player],
-            "move": m.move,
-            "nodes": m.nodes,
-            "seconds": m.seconds,
-            "depth": m.depth,
-            "score": m.score,
-        }
-        for i, r in enumerate(records)
-        for m in r.moves
-    ]
-    frame = pd.DataFrame(rows, columns=MOVE_COLUMNS)
-    return frame.astype({"depth": "Int64", "score": "float64"})
+def frames(records: Iterable[GameRecord], tournament: str = "") -> Tables:
+    """Games and moves of ``records``; ``game_id`` is the position in ``records``, and
+    ``pairing`` numbers each pair of players in order of first appearance."""
+    pairings: dict[frozenset, int] = {}
+    games, moves = [], []
+    for i, record in enumerate(records):
+        pairing = pairings.setdefault(frozenset(record.players), len(pairings))
+        games.append(game_row(record, i, pairing, tournament))
+        moves.extend(move_rows(record, i, tournament))
+    return Tables(
+        typed_games(pd.DataFrame(games, columns=list(GAME_COLUMNS))),
+        typed_moves(pd.DataFrame(moves, columns=list(MOVE_COLUMNS))),
+    )

@@ -1,0 +1,177 @@
+"""Tournament settings from an embedded default, a TOML file and command-line flags (in that order)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.budget import Budget
+from arena.errors import ArenaError, ParameterError
+from arena.tournament import DEFAULT_DATABASE, Entrant, TournamentConfig
+
+
+class ConfigError(ArenaError, ValueError):
+    """A tournament file or setting that cannot be used."""
+
+
+#: The tournament ``arena run`` plays with no arguments: the five search bots at Connect Four.
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "name": "default",
+    "game": "connect4",
+    "bots": ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
+    "budget": "nodes=4000",
+    "games": 40,
+    "openings": 4,
+    "seed": 1,
+    "format": "round-robin",
+    "challengers": [],
+    "time_margin": 0.1,
+    "database": DEFAULT_DATABASE,
+    "jobs": None,
+}
+
+KEYS = tuple(DEFAULT_SETTINGS)
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a tournament is run; none of it changes the games played."""
+
+    database: Path
+    jobs: int
+    dask: str | None = None
+    progress: bool = True
+
+
+def load_file(path: str | os.PathLike) -> dict[str, Any]:
+    """The settings in a TOML file, checked for unknown keys."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"tournament file {str(path)!r} not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"tournament file {str(path)!r} is not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read tournament file {str(path)!r}: {exc}") from None
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r} in {str(path)!r}; settings: {', '.join(KEYS)}")
+    return data
+
+
+def settings(file: str | None = None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Defaults, then the file, then the overrides that are not None."""
+    merged = dict(DEFAULT_SETTINGS)
+    if file is not None:
+        merged.update(load_file(file))
+    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return merged
+
+
+def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
+    """Turn merged settings into a tournament config and run settings (types checked here)."""
+    bots = values["bots"]
+    if not isinstance(bots, list) or not bots:
+        raise ConfigError("bots must be a list of bot specs (or tables with spec, name, budget)")
+    config = TournamentConfig(
+        game=_text(values, "game"),
+        bots=tuple(_entrant(b) for b in bots),
+        budget=_budget(values["budget"], "budget"),
+        games_per_pairing=_int(values, "games"),
+        opening_plies=_int(values, "openings"),
+        seed=_int(values, "seed"),
+        format=_text(values, "format"),
+        challengers=tuple(_texts(values, "challengers")),
+        time_margin=_number(values, "time_margin"),
+        name=_text(values, "name"),
+    )
+    jobs = values.get("jobs")
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    elif not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ConfigError(f"jobs must be a whole number of at least 1, got {jobs!r}")
+    database = values["database"]
+    if not isinstance(database, (str, os.PathLike)) or not str(database):
+        raise ConfigError(f"database must be a file path, got {database!r}")
+    run = RunSettings(Path(database), jobs, values.get("dask"), values.get("progress", True))
+    return config, run
+
+
+def parse_entrant(text: str) -> Entrant:
+    """``SPEC``, ``NAME=SPEC``, optionally followed by ``@BUDGET`` (e.g. ``ab=alphabeta:depth=4@nodes=500``)."""
+    text = text.strip()
+    body, sep, budget = text.partition("@")
+    equals, colon = body.find("="), body.find(":")
+    if equals != -1 and (colon == -1 or equals < colon):
+        name, spec = body[:equals].strip(), body[equals + 1 :].strip()
+        if not name:
+            raise ConfigError(f"bad bot {text!r}: empty display name before '='")
+    else:
+        name = spec = body.strip()
+    if not spec:
+        raise ConfigError(f"bad bot {text!r}: no bot spec")
+    return Entrant(name, spec, _budget(budget, f"budget of bot {name!r}") if sep else None)
+
+
+def _entrant(item) -> Entrant:
+    if isinstance(item, str):
+        return parse_entrant(item)
+    if isinstance(item, dict):
+        unknown = [k for k in item if k not in ("spec", "name", "budget")]
+        if unknown or not isinstance(item.get("spec"), str):
+            raise ConfigError(f"bad bot entry {item!r}; expected a table with spec and optional name, budget")
+        spec = item["spec"].strip()
+        name = item.get("name", spec)
+        if not isinstance(name, str) or not name.strip():
+            raise ConfigError(f"bad display name {name!r} for bot {spec!r}")
+        budget = item.get("budget")
+        return Entrant(name.strip(), spec, None if budget is None else _budget(budget, f"budget of bot {name!r}"))
+    raise ConfigError(f"bad bot entry {item!r}; expected a spec string or a table")
+
+
+def _budget(value, what: str) -> Budget:
+    try:
+        if isinstance(value, Budget):
+            return value
+        if isinstance(value, str):
+            return Budget.parse(value)
+        if isinstance(value, dict):
+            unknown = [k for k in value if k not in ("nodes", "time", "depth")]
+            if unknown:
+                raise ParameterError(f"unknown budget key {unknown[0]!r}; keys: nodes, time, depth")
+            return Budget(**value)
+    except ParameterError as exc:
+        raise ConfigError(f"{what}: {exc}") from None
+    raise ConfigError(f"{what}: expected text like 'nodes=1000' or a table, got {value!r}")
+
+
+def _int(values, key) -> int:
+    v = values[key]
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ConfigError(f"{key} must be a whole number, got {v!r}")
+    return v
+
+
+def _number(values, key) -> float:
+    v = values[key]
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise ConfigError(f"{key} must be a number, got {v!r}")
+    return float(v)
+
+
+def _text(values, key) -> str:
+    v = values[key]
+    if not isinstance(v, str) or not v.strip():
+        raise ConfigError(f"{key} must be non-empty text, got {v!r}")
+    return v.strip()
+
+
+def _texts(values, key) -> list[str]:
+    v = values[key]
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise ConfigError(f"{key} must be a list of names, got {v!r}")
+    return [x.strip() for x in v]

@@ -1,0 +1,175 @@
+"""Runs a tournament: schedule, executor, durable storage, progress."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from tqdm import tqdm
+
+from arena import __version__
+from arena.config import RunSettings
+from arena.errors import ArenaError
+from arena.records import GameRecord
+from arena.tournament import ScheduledGame, TournamentConfig, make_schedule
+from arena.worker import ignore_interrupts, play_scheduled, registry_for
+from results.store import Store, Tournament
+
+
+@dataclass
+class RunResult:
+    """What one call of ``run_tournament`` did."""
+
+    tournament: Tournament
+    scheduled: int
+    """Games in the whole schedule."""
+    already: int
+    """Games found finished in the database before this run."""
+    played: int
+    """Games played and stored by this run."""
+    interrupted: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return self.already + self.played == self.scheduled
+
+
+class LocalExecutor:
+    """Plays games in this process (one job) or in a pool of worker processes."""
+
+    def __init__(self, jobs: int, plugins: tuple[str, ...]):
+        self.jobs = jobs
+        self.plugins = plugins
+        self.pool = None
+
+    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRecord]]:
+        if self.jobs == 1 or len(tasks) <= 1:
+            for task in tasks:
+                yield play_scheduled(task, self.plugins)
+            return
+        context = multiprocessing.get_context("spawn")
+        self.pool = context.Pool(min(self.jobs, len(tasks)), initializer=ignore_interrupts)
+        yield from self.pool.imap_unordered(_play, [(t, self.plugins) for t in tasks], chunksize=1)
+
+    def close(self, abort: bool = False) -> None:
+        if self.pool is not None:
+            if abort:
+                self.pool.terminate()
+            else:
+                self.pool.close()
+            self.pool.join()
+            self.pool = None
+
+
+def _play(args):
+    return play_scheduled(*args)
+
+
+class DaskExecutor:
+    """Plays games on a Dask cluster: an address, or ``local`` for a LocalCluster of ``jobs`` processes."""
+
+    def __init__(self, address: str, jobs: int, plugins: tuple[str, ...]):
+        try:
+            import distributed
+        except ImportError:
+            raise ArenaError("--dask needs dask.distributed: pip install 'botarena[dask]'") from None
+        self.distributed = distributed
+        self.plugins = plugins
+        self.cluster = None
+        try:
+            if address == "local":
+                self.cluster = distributed.LocalCluster(
+                    n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+                self.client = distributed.Client(self.cluster)
+            else:
+                self.client = distributed.Client(address, timeout=30)
+        except OSError as exc:
+            self.close()
+            raise ArenaError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+
+    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRecord]]:
+        if not tasks:
+            return
+        futures = self.client.map(play_scheduled, tasks, plugins=self.plugins, pure=False)
+        for future in self.distributed.as_completed(futures):
+            yield future.result()
+
+    def close(self, abort: bool = False) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+class Leaderboard:
+    """Points per bot as games come in, for the progress bar."""
+
+    def __init__(self, rows: Iterable[tuple[str, str, float]] = ()):
+        self.points: dict[str, float] = {}
+        self.games: dict[str, int] = {}
+        for first, second, score in rows:
+            self.add(first, second, score)
+
+    def add(self, first: str, second: str, score_first: float) -> None:
+        for name, points in ((first, score_first), (second, 1.0 - score_first)):
+            self.points[name] = self.points.get(name, 0.0) + points
+            self.games[name] = self.games.get(name, 0) + 1
+
+    def leader(self) -> str:
+        if not self.points:
+            return ""
+        name = max(self.points, key=lambda n: (self.points[n] / self.games[n], self.points[n]))
+        return f"leader {name} {self.points[name]:g}/{self.games[name]}"
+
+
+def run_tournament(
+    config: TournamentConfig, run: RunSettings, *, plugins: Sequence[str] = (), registry=None
+) -> RunResult:
+    """Play every game of ``config`` not yet in the database; store each as it finishes.
+
+    Ctrl-C stops the run and keeps every finished game; running again resumes.
+    ``plugins`` names extra plugin modules that workers import too.
+    """
+    plugins = tuple(plugins)
+    registry = registry or registry_for(plugins)
+    schedule = make_schedule(config, registry)
+    with Store(run.database) as store:
+        tournament = store.open_tournament(
+            config.name, config.game, config.identity(), config.seed, len(schedule.games), __version__
+        )
+        done = store.finished(tournament)
+        todo = [g for g in schedule.games if g.index not in done]
+        stored = store.db.execute(
+            "SELECT first, second, score_first FROM games WHERE tournament_id=?", (tournament.id,)
+        ).fetchall()
+        board = Leaderboard(stored)
+        result = RunResult(tournament, len(schedule.games), len(done), 0)
+        bar = tqdm(
+            total=len(schedule.games),
+            initial=len(done),
+            unit="game",
+            file=sys.stderr,
+            disable=not run.progress,
+            dynamic_ncols=True,
+            desc=config.name,
+        )
+        executor = DaskExecutor(run.dask, run.jobs, plugins) if run.dask else LocalExecutor(run.jobs, plugins)
+        pairing = {g.index: g.pairing for g in todo}
+        aborted = False
+        try:
+            for index, record in executor.run(todo):
+                store.save(tournament, index, pairing[index], record)
+                result.played += 1
+                board.add(record.players[0], record.players[1], record.score_first)
+                bar.update(1)
+                bar.set_postfix_str(board.leader(), refresh=False)
+        except KeyboardInterrupt:
+            result.interrupted = aborted = True
+        finally:
+            executor.close(abort=aborted or sys.exc_info()[0] is not None)
+            bar.close()
+    return result

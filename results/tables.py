@@ -1,0 +1,45 @@
+"""Stored tournaments as pandas DataFrames (columns documented in results/__init__.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
+
+from results.rows import GAME_COLUMNS, MOVE_COLUMNS
+from results.store import Store
+
+class Tables(NamedTuple):
+    """One tournament's games and moves."""
+
+    games: pd.DataFrame
+    moves: pd.DataFrame
+
+
+def load(path: str | Path, tournament: str | None = None) -> Tables:
+    """The games and moves of one tournament (default: the most recently started)."""
+    with Store(path, create=False) as store:
+        t = store.tournament(tournament)
+        games = pd.read_sql_query(
+            "SELECT * FROM games WHERE tournament_id=? ORDER BY game_id", store.db, params=(t.id,)
+        )
+        moves = pd.read_sql_query(
+            "SELECT m.game_id, m.ply, m.player, CASE m.player WHEN 0 THEN g.first ELSE g.second END AS bot, "
+            "m.move, m.nodes, m.seconds, m.depth, m.score FROM moves m JOIN games g "
+            "ON g.tournament_id = m.tournament_id AND g.game_id = m.game_id "
+            "WHERE m.tournament_id=? ORDER BY m.game_id, m.ply",
+            store.db,
+            params=(t.id,),
+        )
+    games.insert(0, "tournament", t.name)
+    moves.insert(0, "tournament", t.name)
+    return Tables(typed_games(games[list(GAME_COLUMNS)]), typed_moves(moves[list(MOVE_COLUMNS)]))
+
+
+def typed_games(games: pd.DataFrame) -> pd.DataFrame:
+    return games.astype({"loser": "Int64", "score_first": "float64", "utility_first": "float64"})
+
+
+def typed_moves(moves: pd.DataFrame) -> pd.DataFrame:
+    return moves.astype({"depth": "Int64", "score": "float64", "seconds": "float64"})
