@@ -67,6 +67,10 @@ def _play(args):
     return play_scheduled(*args)
 
 
+#: Seconds to wait for a Dask scheduler to answer.
+DASK_CONNECT_TIMEOUT = 10
+
+
 class DaskExecutor:
     """Plays games on a Dask cluster: an address, or ``local`` for a LocalCluster of ``jobs`` processes."""
 
@@ -85,7 +89,7 @@ class DaskExecutor:
                 )
                 self.client = distributed.Client(self.cluster)
             else:
-                self.client = distributed.Client(address, timeout=30)
+                self.client = distributed.Client(address, timeout=DASK_CONNECT_TIMEOUT)
         except OSError as exc:
             self.close()
             raise ArenaError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None

@@ -6,7 +6,7 @@ from collections import Counter as Tally
 import pytest
 
 import results
-from arena import Budget, ParameterError, get_registry
+from arena import ArenaError, Budget, ParameterError, get_registry
 from arena.config import RunSettings
 from arena.runner import run_tournament
 from arena.tournament import Entrant, TournamentConfig, make_openings, make_schedule
@@ -156,7 +156,9 @@ def test_a_changed_config_under_the_same_name_is_refused(tmp_path):
 def _games_and_moves(path, name="ttt"):
     games, moves = results.load(path, name)
     keep = ["game_id", "first", "second", "opening", "seed", "result", "termination", "plies", "nodes_first", "nodes_second"]
-    return games[keep].to_dict("records"), moves[["game_id", "ply", "move", "nodes", "depth", "score"]].to_dict("records")
+    moves = moves[["game_id", "ply", "move", "nodes", "depth", "score"]]
+    moves = moves.astype(object).where(moves.notna(), None)  # NaN != NaN would fail equal tables
+    return games[keep].to_dict("records"), moves.to_dict("records")
 
 
 def test_same_games_with_one_job_two_jobs_and_a_dask_cluster(tmp_path):
@@ -169,3 +171,19 @@ def test_same_games_with_one_job_two_jobs_and_a_dask_cluster(tmp_path):
     assert len(one[0]) == 12
     assert _games_and_moves(tmp_path / "two.db") == one
     assert _games_and_moves(tmp_path / "dask.db") == one
+
+
+def test_a_running_dask_scheduler_by_address(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
+    config = tictactoe_config(games_per_pairing=2, bots=FIELD[:3], budget=Budget(nodes=100))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        run(config, tmp_path, jobs=1, dask=cluster.scheduler_address, db="remote.db")
+    run(config, tmp_path, jobs=1, db="here.db")
+    assert _games_and_moves(tmp_path / "remote.db") == _games_and_moves(tmp_path / "here.db")
+
+
+def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path, monkeypatch):
+    pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
+    monkeypatch.setattr("arena.runner.DASK_CONNECT_TIMEOUT", 1)
+    with pytest.raises(ArenaError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+        run(tictactoe_config(games_per_pairing=2), tmp_path, dask="tcp://127.0.0.1:9")
