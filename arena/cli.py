@@ -62,7 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="master seed")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), help="tournament format")
     p.add_argument("--challenger", action="append", metavar="NAME", help="gauntlet challenger (repeat)")
-    p.add_argument("--time-margin", type=float, metavar="SECONDS", help="grace past a time budget")
+    p.add_argument("--time-margin", type=float, metavar="SECONDS", help="grace past a time budget (default 0.1)")
+    p.add_argument(
+        "--watchdog", type=float, metavar="SECONDS", help="limit on a move without a time budget, and on start-up (default 60)"
+    )
+    p.add_argument("--memory-limit", type=int, metavar="MIB", help="memory limit per bot process (default 1024; 0: none)")
+    p.add_argument("--output-limit", type=int, metavar="KIB", help="stdout+stderr limit per bot and game (default 1024)")
+    p.add_argument(
+        "--no-isolation", dest="isolate", action="store_false", default=None,
+        help="run bots inside the worker processes: faster, but a hung or crashing bot is not contained",
+    )
     p.add_argument("--name", help="tournament name in the database")
     p.add_argument("--db", help="results database (SQLite)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
@@ -180,6 +189,10 @@ def cmd_run(registry: Registry, args) -> int:
         "format": args.format,
         "challengers": args.challenger,
         "time_margin": args.time_margin,
+        "watchdog": args.watchdog,
+        "memory_limit": args.memory_limit,
+        "output_limit": args.output_limit,
+        "isolate": args.isolate,
         "name": args.name,
         "database": args.db,
         "jobs": args.jobs,
@@ -198,7 +211,14 @@ def cmd_run(registry: Registry, args) -> int:
         )
         return 130
     print(_report_text(db, config.name))
-    print(f"\n{result.scheduled} games in {db!r} (tournament {config.name!r}; {result.played} played now)")
+    print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {config.name!r}; {result.played} played now)")
+    if result.failed:
+        print(
+            f"arena: {len(result.failed)} games could not be played (see the warnings above); "
+            "run the same command again to retry them",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -29,6 +29,10 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "format": "round-robin",
     "challengers": [],
     "time_margin": 0.1,
+    "isolate": True,
+    "watchdog": 60.0,
+    "memory_limit": 1024,
+    "output_limit": 1024,
     "database": DEFAULT_DATABASE,
     "jobs": None,
 }
@@ -76,7 +80,7 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     """Turn merged settings into a tournament config and run settings (types checked here)."""
     bots = values["bots"]
     if not isinstance(bots, list) or not bots:
-        raise ConfigError("bots must be a list of bot specs (or tables with spec, name, budget)")
+        raise ConfigError(f"bots must be a list of bot specs (or tables with spec, name, budget), got {bots!r}")
     config = TournamentConfig(
         game=_text(values, "game"),
         bots=tuple(_entrant(b) for b in bots),
@@ -87,6 +91,10 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
         format=_text(values, "format"),
         challengers=tuple(_texts(values, "challengers")),
         time_margin=_number(values, "time_margin"),
+        isolate=_bool(values, "isolate"),
+        watchdog=_number(values, "watchdog"),
+        memory_limit=None if values["memory_limit"] in (None, 0) else _int(values, "memory_limit"),
+        output_limit=_int(values, "output_limit"),
         name=_text(values, "name"),
     )
     jobs = values.get("jobs")
@@ -161,6 +169,13 @@ def _number(values, key) -> float:
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         raise ConfigError(f"{key} must be a number, got {v!r}")
     return float(v)
+
+
+def _bool(values, key) -> bool:
+    v = values[key]
+    if not isinstance(v, bool):
+        raise ConfigError(f"{key} must be true or false, got {v!r}")
+    return v
 
 
 def _text(values, key) -> str:

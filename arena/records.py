@@ -16,7 +16,11 @@ class Termination(enum.Enum):
     TIMEOUT = "timeout"
     """A bot took longer than its time budget plus the margin; it loses."""
     CRASH = "crash"
-    """A bot raised an error (or its process died); it loses."""
+    """A bot raised an error, or its process died; it loses."""
+    MEMORY = "memory"
+    """A bot used more memory than its limit; it loses."""
+    OUTPUT = "output"
+    """A bot wrote more to stdout and stderr than its limit; it loses."""
 
     def __str__(self):
         return self.value

@@ -17,6 +17,16 @@ DEFAULT_TIME_MARGIN = 0.1
 Observer = Callable[[State, MoveRecord], None]
 
 
+class BotFault(Exception):
+    """Raised by a supervised bot (see arena.isolation): why it loses, in words."""
+
+    def __init__(self, termination: Termination, verb: str, detail: str):
+        super().__init__(f"{verb}: {detail}")
+        self.termination = termination
+        self.verb = verb
+        self.detail = detail
+
+
 def bot_seed(seed: int, player: int) -> int:
     """The seed a player's bot gets for a game played with ``seed``."""
     return random.Random(f"{seed}/{player}").getrandbits(63)
@@ -52,6 +62,8 @@ def play_game(
     for player, bot in enumerate(bots):
         try:
             bot.new_game(game, player, bot_seed(seed, player))
+        except BotFault as fault:
+            return forfeit(player, fault.termination, f"{names[player]!r} failed to start a game: {fault.detail}")
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} failed to start a game: {_describe(exc)}")
 
@@ -63,6 +75,8 @@ def play_game(
         start = time.perf_counter()
         try:
             answer = bots[player].choose(game, state, counter)
+        except BotFault as fault:
+            return forfeit(player, fault.termination, f"{names[player]!r} {fault.verb} at ply {ply}: {fault.detail}")
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} crashed at ply {ply}: {_describe(exc)}")
         seconds = time.perf_counter() - start

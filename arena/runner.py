@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 from tqdm import tqdm
@@ -12,9 +11,11 @@ from tqdm import tqdm
 from arena import __version__
 from arena.config import RunSettings
 from arena.errors import ArenaError
+from arena.isolation import host_pool
+from arena.pool import Failure, WorkerPool
 from arena.records import GameRecord
 from arena.tournament import ScheduledGame, TournamentConfig, make_schedule
-from arena.worker import ignore_interrupts, play_scheduled, registry_for
+from arena.worker import play_scheduled, registry_for
 from results.store import Store, Tournament
 
 
@@ -30,6 +31,8 @@ class RunResult:
     played: int
     """Games played and stored by this run."""
     interrupted: bool = False
+    failed: list[Failure] = field(default_factory=list)
+    """Games that could not be played (not stored: a later run tries them again)."""
 
     @property
     def complete(self) -> bool:
@@ -42,29 +45,24 @@ class LocalExecutor:
     def __init__(self, jobs: int, plugins: tuple[str, ...]):
         self.jobs = jobs
         self.plugins = plugins
-        self.pool = None
+        self.pool: WorkerPool | None = None
 
-    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRecord]]:
+    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRecord] | Failure]:
         if self.jobs == 1 or len(tasks) <= 1:
             for task in tasks:
-                yield play_scheduled(task, self.plugins)
+                try:
+                    yield play_scheduled(task, self.plugins)
+                except Exception as exc:
+                    yield Failure(task.index, f"the referee failed: {type(exc).__name__}: {exc}")
             return
-        context = multiprocessing.get_context("spawn")
-        self.pool = context.Pool(min(self.jobs, len(tasks)), initializer=ignore_interrupts)
-        yield from self.pool.imap_unordered(_play, [(t, self.plugins) for t in tasks], chunksize=1)
+        self.pool = WorkerPool(min(self.jobs, len(tasks)), self.plugins)
+        yield from self.pool.run(tasks)
 
     def close(self, abort: bool = False) -> None:
         if self.pool is not None:
-            if abort:
-                self.pool.terminate()
-            else:
-                self.pool.close()
-            self.pool.join()
+            self.pool.close(abort)
             self.pool = None
-
-
-def _play(args):
-    return play_scheduled(*args)
+        host_pool().close()
 
 
 #: Seconds to wait for a Dask scheduler to answer.
@@ -98,8 +96,12 @@ class DaskExecutor:
         if not tasks:
             return
         futures = self.client.map(play_scheduled, tasks, plugins=self.plugins, pure=False)
+        index = {f.key: t.index for f, t in zip(futures, tasks)}
         for future in self.distributed.as_completed(futures):
-            yield future.result()
+            try:
+                yield future.result()
+            except Exception as exc:
+                yield Failure(index[future.key], f"{type(exc).__name__}: {exc}")
 
     def close(self, abort: bool = False) -> None:
         client = getattr(self, "client", None)
@@ -165,7 +167,12 @@ def run_tournament(
         pairing = {g.index: g.pairing for g in todo}
         aborted = False
         try:
-            for index, record in executor.run(todo):
+            for outcome in executor.run(todo):
+                if isinstance(outcome, Failure):
+                    result.failed.append(outcome)
+                    bar.write(f"arena: warning: game {outcome.index} could not be played: {outcome.message}", file=sys.stderr)
+                    continue
+                index, record = outcome
                 store.save(tournament, index, pairing[index], record)
                 result.played += 1
                 board.add(record.players[0], record.players[1], record.score_first)

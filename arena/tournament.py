@@ -9,9 +9,13 @@ from dataclasses import asdict, dataclass, field
 from arena.budget import Budget
 from arena.errors import ParameterError
 from arena.game import Game
+from arena.isolation import Limits
+from arena.params import parse_spec
 from arena.plugins import Registry
 
 FORMATS = ("round-robin", "gauntlet")
+#: Below this a Python process with the arena loaded cannot run at all.
+MIN_MEMORY_MB = 128
 DEFAULT_DATABASE = "arena-results.db"
 
 
@@ -49,6 +53,14 @@ class TournamentConfig:
     """Display names of the challengers in a gauntlet."""
     time_margin: float = 0.1
     """Seconds a move may run past a time budget before it loses on time."""
+    isolate: bool = True
+    """Run each bot in a supervised process of its own (see arena.isolation)."""
+    watchdog: float = 60.0
+    """Seconds allowed for a call without a time budget (start-up, moves under node or depth budgets)."""
+    memory_limit: int | None = 1024
+    """Memory limit of each isolated bot, in MiB (None: no limit)."""
+    output_limit: int = 1024
+    """Most an isolated bot may write to stdout and stderr in a game, in KiB."""
     name: str = "default"
     """Tournament name in the results database."""
 
@@ -68,6 +80,10 @@ class TournamentConfig:
     def to_json(self) -> str:
         return json.dumps(self.identity(), sort_keys=True)
 
+    @property
+    def limits(self) -> Limits:
+        return Limits(self.time_margin, self.watchdog, self.memory_limit, self.output_limit)
+
 
 @dataclass(frozen=True)
 class ScheduledGame:
@@ -81,7 +97,8 @@ class ScheduledGame:
     budgets: tuple[Budget, Budget]
     seed: int
     opening: tuple[str, ...]
-    time_margin: float
+    limits: Limits
+    isolate: bool
 
 
 @dataclass
@@ -106,9 +123,17 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
                 f"give each its own display name: NAME=SPEC"
             )
         seen[entrant.name] = entrant.spec
-        bot = registry.bot(entrant.spec)
-        if bot.interactive:
+        name, text = parse_spec(entrant.spec)
+        cls = registry.bot_class(name)
+        values = cls.parse_params(text)
+        if cls.interactive:
             raise ParameterError(f"bot {entrant.spec!r} is played by a person and cannot enter a tournament")
+        try:
+            bot = cls(**values)
+        except ParameterError:
+            raise
+        except Exception:
+            continue  # a constructor that fails loses its games, each recorded as a crash
         bot.check_game(game)
     if config.games_per_pairing < 2 or config.games_per_pairing % 2:
         raise ParameterError(
@@ -131,6 +156,12 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
         raise ParameterError("challengers are only for the gauntlet format")
     if config.time_margin < 0:
         raise ParameterError(f"time margin must be 0 or more seconds, got {config.time_margin}")
+    if not config.watchdog > 0:
+        raise ParameterError(f"watchdog must be more than 0 seconds, got {config.watchdog}")
+    if config.memory_limit is not None and config.memory_limit < MIN_MEMORY_MB:
+        raise ParameterError(f"memory limit must be at least {MIN_MEMORY_MB} MiB (or none), got {config.memory_limit}")
+    if config.output_limit < 1:
+        raise ParameterError(f"output limit must be at least 1 KiB, got {config.output_limit}")
     return game
 
 
@@ -162,7 +193,8 @@ def make_schedule(config: TournamentConfig, registry: Registry) -> Schedule:
                         budgets=(config.budget_of(x), config.budget_of(y)),
                         seed=game_seed(config.seed, index),
                         opening=openings[r],
-                        time_margin=config.time_margin,
+                        limits=config.limits,
+                        isolate=config.isolate,
                     )
                 )
     return schedule

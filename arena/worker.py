@@ -9,7 +9,7 @@ import importlib
 import signal
 from functools import lru_cache
 
-from arena.game import Game
+from arena.isolation import RemoteBot
 from arena.plugins import Registry, get_registry
 from arena.records import GameRecord
 from arena.referee import play_game
@@ -22,26 +22,51 @@ def registry_for(plugins: tuple[str, ...]) -> Registry:
     return get_registry(plugins=[importlib.import_module(name) for name in plugins])
 
 
-@lru_cache(maxsize=32)
-def _game(plugins: tuple[str, ...], spec: str) -> Game:
-    return registry_for(plugins).game(spec)
-
-
 def play_scheduled(task: ScheduledGame, plugins: tuple[str, ...] = ()) -> tuple[int, GameRecord]:
-    """Play one game of a schedule; returns its index and record."""
-    registry = registry_for(plugins)
-    game = _game(plugins, task.game)
-    bots = [registry.bot(spec) for spec in task.specs]
-    record = play_game(
-        game,
-        bots,
-        names=task.names,
-        budgets=task.budgets,
-        seed=task.seed,
-        opening=task.opening,
-        time_margin=task.time_margin,
-    )
+    """Play one game of a schedule; returns its index and record.
+
+    Isolated bots run in host processes of this process (see arena.isolation); a bot
+    that cannot even be built loses the game, like any other fault.
+    """
+    game = registry_for(plugins).game(task.game)  # fresh: nothing a trusted bot did to the last carries over
+    if task.isolate:
+        bots = [RemoteBot(spec, plugins, task.limits) for spec in task.specs]
+    else:
+        registry = registry_for(plugins)
+        bots = [_LocalBuild(registry, spec) for spec in task.specs]
+    try:
+        record = play_game(
+            game,
+            bots,
+            names=task.names,
+            budgets=task.budgets,
+            seed=task.seed,
+            opening=task.opening,
+            time_margin=task.limits.time_margin,
+        )
+    finally:
+        for bot in bots:
+            bot.release()
     return task.index, record
+
+
+class _LocalBuild:
+    """A bot built in this process when its game starts, so a failing constructor loses that game only."""
+
+    interactive = False
+
+    def __init__(self, registry: Registry, spec: str):
+        self.registry, self.spec, self.bot = registry, spec, None
+
+    def new_game(self, game, player, seed):
+        self.bot = self.registry.bot(self.spec)
+        self.bot.new_game(game, player, seed)
+
+    def choose(self, game, state, budget):
+        return self.bot.choose(game, state, budget)
+
+    def release(self):
+        self.bot = None
 
 
 def ignore_interrupts() -> None:

@@ -37,7 +37,7 @@ def test_run_prints_the_report_and_stores_the_games(tmp_path, capsys):
     assert code == 0, err
     assert out.startswith("Standings\n")
     assert "Crosstable" in out and "alphabeta:depth=9" in out
-    assert f"6 games in '{db}' (tournament 'small'; 6 played now)" in out
+    assert f"6 of 6 games in '{db}' (tournament 'small'; 6 played now)" in out
     assert len(stored(db)) == 6
 
 

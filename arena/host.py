@@ -1,0 +1,137 @@
+"""A bot host: one bot spec in a process of its own, driven by the referee over a socket.
+
+Started by ``arena.isolation`` as ``python -m arena.host FD``. The host caps its own
+memory and output, dies with its parent, and answers one request at a time:
+
+    ("bot", spec)                       build a fresh bot
+    ("new_game", game_spec, player, seed)
+    ("choose", state, budget)           -> ("move", Decision, nodes)
+
+Any other answer names a fault: ("error", text, nodes), ("memory", text, nodes) or
+("output", text, nodes). stdout and stderr go to a file the referee truncates each game.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import importlib
+import os
+import pickle
+import resource
+import signal
+import sys
+from multiprocessing.connection import Connection
+
+PR_SET_PDEATHSIG = 1
+
+
+class Unsendable:
+    """Stands in for a move that could not be pickled; never equal to a legal move."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def die_with_parent(parent: int) -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (best effort elsewhere)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _limit(kind: int, value: int | None) -> None:
+    if value is None:
+        return
+    soft, hard = resource.getrlimit(kind)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(kind, (value, hard))
+
+
+def serve(conn: Connection) -> None:
+    setup = conn.recv()
+    sys.path[:] = setup["sys_path"]
+    from arena.bot import Decision
+    from arena.budget import Counter
+    from arena.plugins import get_registry
+
+    registry = get_registry(plugins=[importlib.import_module(m) for m in setup["plugins"]])
+    output_limit = setup["output_limit"]
+    _limit(resource.RLIMIT_FSIZE, output_limit)
+    _limit(resource.RLIMIT_AS, setup["memory_limit"])
+    sys.stdout = open(1, "w", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)
+    conn.send(("ready",))
+    bot = game = None
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        kind, counter = request[0], None
+        try:
+            if kind == "bot":
+                bot = game = None
+                bot = registry.bot(request[1])
+                answer = ("ok",)
+            elif kind == "new_game":
+                _, spec, player, seed = request
+                game = registry.game(spec)  # fresh each game: nothing a bot did to the last one carries over
+                bot.new_game(game, player, seed)
+                answer = ("ok",)
+            else:
+                _, state, budget = request
+                counter = Counter(budget)
+                chosen = bot.choose(game, state, counter)
+                decision = chosen if isinstance(chosen, Decision) else Decision(chosen)
+                answer = ("move", decision, counter.nodes)
+        except MemoryError:
+            answer = ("memory", "MemoryError", _nodes(counter))
+        except BaseException as exc:  # a bot may raise anything, SystemExit included
+            if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+                answer = ("output", _output_text(output_limit), _nodes(counter))
+            else:
+                text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                answer = ("error", text, _nodes(counter))
+        if _flush_failed() or os.fstat(1).st_size >= output_limit:
+            answer = ("output", _output_text(output_limit), _nodes(counter))
+        try:
+            conn.send(answer)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            move = Unsendable(f"<unsendable {type(answer[1].move).__name__}: {exc}>")
+            conn.send(("move", Decision(move), answer[2]))
+
+
+def _nodes(counter) -> int:
+    return counter.nodes if counter is not None else 0
+
+
+def _flush_failed() -> bool:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return False
+    except OSError:
+        return True
+
+
+def _output_text(limit: int) -> str:
+    return f"more than its limit of {limit:,} bytes to stdout and stderr"
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner handles Ctrl-C
+    die_with_parent(int(sys.argv[2]))
+    serve(Connection(int(sys.argv[1])))
+
+
+if __name__ == "__main__":
+    main()

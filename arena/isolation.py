@@ -1,0 +1,232 @@
+"""Bots in processes of their own, supervised: a hung, greedy or crashing bot loses only its game.
+
+``RemoteBot`` looks like a bot to the referee but forwards every call to a host process
+(``arena.host``) and waits for the answer no longer than the call's deadline; past it, the
+host is killed. Hosts are kept per bot spec and reused from game to game, so a bot's code
+never shares a process with another bot's.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+
+from arena.budget import Counter
+from arena.game import Game
+from arena.records import Termination
+from arena.referee import BotFault
+
+#: Seconds a host may take to start (Python, imports, plugins), on a busy machine.
+HOST_START_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the supervisor allows each bot."""
+
+    time_margin: float = 0.1
+    """Seconds a move may run past a time budget before it loses on time."""
+    watchdog: float = 60.0
+    """Seconds allowed for any call without a time budget: building the bot, its new-game
+    hook, and moves under node or depth budgets."""
+    memory_mb: int | None = 1024
+    """Address-space limit of a bot's process, in MiB (None: no limit)."""
+    output_kb: int = 1024
+    """Most a bot may write to stdout and stderr in one game, in KiB."""
+
+
+class HostProcess:
+    """One running host process and the socket to it."""
+
+    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits):
+        self.spec = spec
+        ours, theirs = socket.socketpair()
+        self.output = _output_file()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "arena.host", str(theirs.fileno()), str(os.getpid())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=self.output,
+                stderr=self.output,
+            )
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        memory = None if limits.memory_mb is None else limits.memory_mb * 1024 * 1024
+        self.conn.send(
+            {"sys_path": sys.path, "plugins": list(plugins), "memory_limit": memory, "output_limit": limits.output_kb * 1024}
+        )
+        self.wait(HOST_START_TIMEOUT, "start")
+
+    def call(self, request: tuple, timeout: float, what: str):
+        """Send a request and return the answer, or raise BotFault (killing the host)."""
+        try:
+            self.conn.send(request)
+        except (OSError, ValueError):
+            raise BotFault(Termination.CRASH, "crashed", self._death()) from None
+        return self.wait(timeout, what)
+
+    def wait(self, timeout: float, what: str):
+        if not self.conn.poll(timeout):
+            self.kill()
+            raise BotFault(
+                Termination.TIMEOUT, "timed out", f"took longer than {timeout:g}s to {what}; its process was killed"
+            )
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):
+            raise BotFault(Termination.CRASH, "crashed", self._death()) from None
+
+    def new_game(self) -> None:
+        """Forget the last game's output, so the output limit is per game."""
+        os.ftruncate(self.output, 0)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.conn.close()
+
+    def close(self) -> None:
+        self.kill()
+        os.close(self.output)
+
+    def _death(self) -> str:
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            code = self.proc.wait()
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            why = f"its process was killed by {name}"
+        else:
+            why = f"its process exited with code {code}"
+        tail = self._tail()
+        return why + (f" (last output: {tail})" if tail else "")
+
+    def _tail(self, size: int = 400) -> str:
+        end = os.fstat(self.output).st_size
+        data = os.pread(self.output, size, max(0, end - size)).decode("utf-8", "replace")
+        lines = [line.strip() for line in data.strip().splitlines() if line.strip()]
+        return " | ".join(lines[-3:])[-size:]
+
+
+def _output_file() -> int:
+    """An anonymous append-only file for a host's stdout and stderr."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="arena-bot-", suffix=".out")
+    os.close(fd)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    os.unlink(path)
+    return fd
+
+
+class HostPool:
+    """Idle host processes of this process, by bot spec."""
+
+    def __init__(self):
+        self.idle: dict[tuple, list[HostProcess]] = {}
+        self.busy: set[HostProcess] = set()
+
+    def acquire(self, spec: str, plugins: tuple[str, ...], limits: Limits) -> HostProcess:
+        key = (spec, plugins, limits.memory_mb, limits.output_kb)
+        hosts = self.idle.setdefault(key, [])
+        while hosts:
+            host = hosts.pop()
+            if host.alive():
+                break
+            host.close()
+        else:
+            host = HostProcess(spec, plugins, limits)
+        host.key = key
+        self.busy.add(host)
+        return host
+
+    def release(self, host: HostProcess) -> None:
+        self.busy.discard(host)
+        if host.alive():
+            self.idle.setdefault(host.key, []).append(host)
+        else:
+            host.close()
+
+    def close(self) -> None:
+        for host in [h for hosts in self.idle.values() for h in hosts] + list(self.busy):
+            host.close()
+        self.idle.clear()
+        self.busy.clear()
+
+
+_POOL: HostPool | None = None
+
+
+def host_pool() -> HostPool:
+    """This process's pool of bot hosts, made on first use and closed at exit."""
+    global _POOL
+    if _POOL is None:
+        _POOL = HostPool()
+        atexit.register(_POOL.close)
+    return _POOL
+
+
+class RemoteBot:
+    """A bot that runs in a host process; the referee uses it like any bot."""
+
+    interactive = False
+
+    def __init__(self, spec: str, plugins: tuple[str, ...] = (), limits: Limits = Limits(), pool: HostPool | None = None):
+        self.spec = spec
+        self.plugins = plugins
+        self.limits = limits
+        self.pool = pool or host_pool()
+        self.host: HostProcess | None = None
+
+    def suitable(self, game: Game) -> str | None:
+        return None  # checked by the tournament at set-up, with a local instance
+
+    def new_game(self, game: Game, player: int, seed: int) -> None:
+        self.release()
+        self.host = self.pool.acquire(self.spec, self.plugins, self.limits)
+        self.host.new_game()
+        watchdog = self.limits.watchdog
+        self._check(self.host.call(("bot", self.spec), watchdog, "build the bot"))
+        self._check(self.host.call(("new_game", game.spec, player, seed), watchdog, "start a game"))
+
+    def choose(self, game: Game, state, budget: Counter):
+        limit = budget.budget.time
+        timeout = self.limits.watchdog if limit is None else limit + self.limits.time_margin
+        answer = self.host.call(("choose", state, budget.budget), timeout, "move")
+        budget.nodes = answer[2] if len(answer) > 2 else 0
+        if answer[0] == "move":
+            return answer[1]
+        self._check(answer)
+
+    def _check(self, answer) -> None:
+        kind = answer[0]
+        if kind == "ok":
+            return
+        if kind == "memory":
+            raise BotFault(Termination.MEMORY, "ran out of memory", f"over its limit of {self.limits.memory_mb} MiB")
+        if kind == "output":
+            raise BotFault(Termination.OUTPUT, "wrote too much", answer[1])
+        raise BotFault(Termination.CRASH, "crashed", answer[1])
+
+    def release(self) -> None:
+        """Hand the host back for the next game (or drop it if it died)."""
+        if self.host is not None:
+            self.pool.release(self.host)
+            self.host = None
