@@ -60,10 +60,14 @@ class HostProcess:
             theirs.close()
         self.conn = Connection(ours.detach())
         memory = None if limits.memory_mb is None else limits.memory_mb * 1024 * 1024
-        self.conn.send(
-            {"sys_path": sys.path, "plugins": list(plugins), "memory_limit": memory, "output_limit": limits.output_kb * 1024}
-        )
-        self.wait(HOST_START_TIMEOUT, "start")
+        try:
+            self.conn.send(
+                {"sys_path": sys.path, "plugins": list(plugins), "memory_limit": memory, "output_limit": limits.output_kb * 1024}
+            )
+            self.wait(HOST_START_TIMEOUT, "start")
+        except BaseException:
+            self.close()
+            raise
 
     def call(self, request: tuple, timeout: float, what: str):
         """Send a request and return the answer, or raise BotFault (killing the host)."""
@@ -99,7 +103,9 @@ class HostProcess:
 
     def close(self) -> None:
         self.kill()
-        os.close(self.output)
+        if self.output >= 0:
+            os.close(self.output)
+            self.output = -1
 
     def _death(self) -> str:
         try:

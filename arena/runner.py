@@ -149,10 +149,7 @@ def run_tournament(
         )
         done = store.finished(tournament)
         todo = [g for g in schedule.games if g.index not in done]
-        stored = store.db.execute(
-            "SELECT first, second, score_first FROM games WHERE tournament_id=?", (tournament.id,)
-        ).fetchall()
-        board = Leaderboard(stored)
+        board = Leaderboard(store.scores(tournament))
         result = RunResult(tournament, len(schedule.games), len(done), 0)
         bar = tqdm(
             total=len(schedule.games),

@@ -154,7 +154,7 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
             raise ParameterError("a gauntlet needs at least one bot that is not a challenger")
     elif config.challengers:
         raise ParameterError("challengers are only for the gauntlet format")
-    if config.time_margin < 0:
+    if not config.time_margin >= 0:  # nan too
         raise ParameterError(f"time margin must be 0 or more seconds, got {config.time_margin}")
     if not config.watchdog > 0:
         raise ParameterError(f"watchdog must be more than 0 seconds, got {config.watchdog}")
