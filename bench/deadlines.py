@@ -1,12 +1,12 @@
 """How well time budgets are kept: the iterative bot at 50 ms per move, two jobs at once.
 
-Plays Connect Four tournaments between two copies of ``iterative`` under a time budget,
+Plays tournaments (Connect Four by default) between two copies of ``iterative`` under a time budget,
 through the full arena (isolated bot processes, referee, SQLite), and reports from the
 referee's own clock: the share of moves within budget + margin, the overshoot past the
 budget (median and 99th percentile), and the share of the budget used. Each figure is the
 median over several runs.
 
-    python bench/deadlines.py [--budget 0.05] [--games 20] [--runs 3] [--jobs 2]
+    python bench/deadlines.py [--game connect4] [--budget 0.05] [--games 20] [--runs 3] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from arena.runner import run_tournament
 from arena.tournament import Entrant, TournamentConfig
 
 
-def one_run(budget: float, games: int, jobs: int, margin: float, seed: int) -> dict:
+def one_run(game: str, budget: float, games: int, jobs: int, margin: float, seed: int) -> dict:
     config = TournamentConfig(
-        game="connect4",
+        game=game,
         bots=(Entrant("a", "iterative"), Entrant("b", "iterative")),
         budget=Budget(time=budget),
         games_per_pairing=games,
@@ -61,6 +61,7 @@ def one_run(budget: float, games: int, jobs: int, margin: float, seed: int) -> d
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="connect4", help="game spec")
     parser.add_argument("--budget", type=float, default=0.05, help="seconds per move")
     parser.add_argument("--games", type=int, default=20, help="games per run (even)")
     parser.add_argument("--runs", type=int, default=3)
@@ -69,7 +70,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     runs = []
     for i in range(args.runs):
-        r = one_run(args.budget, args.games, args.jobs, args.margin, seed=i)
+        r = one_run(args.game, args.budget, args.games, args.jobs, args.margin, seed=i)
         runs.append(r)
         print(
             f"run {i + 1}: {r['moves']} moves, {r['timeouts']} timeouts, within {r['within']:.1%}, "
@@ -79,7 +80,7 @@ def main(argv=None) -> int:
             file=sys.stderr,
         )
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    print(f"iterative at {args.budget * 1000:g} ms per move, {args.jobs} jobs, median of {args.runs} runs:")
+    print(f"iterative at {args.budget * 1000:g} ms per move in {args.game}, {args.jobs} jobs, median of {args.runs} runs:")
     print(f"  moves per run            {med['moves']:.0f} (total {sum(r['moves'] for r in runs)})")
     print(f"  games lost on time       {med['timeouts']:.0f}")
     print(f"  within budget + margin   {med['within']:.2%}  (margin {args.margin * 1000:g} ms)")
@@ -90,7 +91,10 @@ def main(argv=None) -> int:
     print(f"  moves with a proven value {med['proven']:.1%} (they may stop early)")
     print(f"  budget used, mean, moves without a proven value  {med['used_unproven']:.1%}")
     print(f"  moves without a proven value that used < 90%     {med['early_unproven']:.0f}")
-    print(f"rerun: python bench/deadlines.py --budget {args.budget:g} --games {args.games} --runs {args.runs} --jobs {args.jobs}")
+    print(
+        f"rerun: python bench/deadlines.py --game {args.game} --budget {args.budget:g} --games {args.games} "
+        f"--runs {args.runs} --jobs {args.jobs}"
+    )
     return 0
 
 
