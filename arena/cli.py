@@ -9,6 +9,7 @@ import sys
 
 from arena.budget import Budget
 from arena.errors import ArenaError
+from arena.isolation import RemoteBot, host_pool
 from arena.plugins import Registry, get_registry
 from arena.records import GameRecord, MoveRecord
 from arena.referee import play_game
@@ -43,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", default="none", help="per-move budget: nodes=N, time=SECONDS, depth=D (comma-separated)")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' randomness (default: a random one)")
     p.add_argument("--quiet", action="store_true", help="show only the final board and result")
+    p.add_argument(
+        "--no-isolation", dest="isolate", action="store_false", help="run the bots in this process (trusted bots only)"
+    )
 
     p = sub.add_parser(
         "run",
@@ -147,10 +151,14 @@ def cmd_play(registry: Registry, args) -> int:
             print(f"\n{_move_line(record, bots[record.player].spec)}")
             print(game.render(state))
 
-    state = game.initial_state()
     if not args.quiet:
-        print(game.render(state))
-    record = play_game(game, bots, budgets=(budget, budget), seed=seed, observer=show, names=[b.spec for b in bots])
+        print(game.render(game.initial_state()))
+    # search bots play in supervised processes, as in tournaments; a person plays here
+    players = [RemoteBot(b.spec) if args.isolate and not b.interactive else b for b in bots]
+    try:
+        record = play_game(game, players, budgets=(budget, budget), seed=seed, observer=show, names=[b.spec for b in bots])
+    finally:
+        host_pool().close()
     if args.quiet:
         print(game.render(game.play([m.move for m in record.moves])))
     print(f"\n{_result_line(record)}")
