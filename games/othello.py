@@ -22,6 +22,7 @@ positions are equal states.
 from __future__ import annotations
 
 from arena import Game, param
+from games.bitboard import squares
 
 PASS = -1
 """The pass move (legal only when the player to move has no placement)."""
@@ -123,12 +124,7 @@ class Othello(Game):
         m = state[3]
         if m <= 0:
             return [PASS] if m else []
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return squares(m)
 
     def apply(self, state, move):
         own, opp, player, _ = state

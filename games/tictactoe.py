@@ -14,6 +14,7 @@ top ("a1" is the top-left cell); the 1-based cell number ("1".."9" on 3x3) is al
 from __future__ import annotations
 
 from arena import Game, param
+from games.bitboard import squares
 
 MAX_CELLS = 64
 _PLAYING, _X_WON, _O_WON, _DRAW = 0, 1, 2, 3
@@ -68,13 +69,7 @@ class TicTacToe(Game):
         x, o, status = state
         if status:
             return []
-        empty = self._full & ~(x | o)
-        moves = []
-        while empty:
-            low = empty & -empty
-            moves.append(low.bit_length() - 1)
-            empty ^= low
-        return moves
+        return squares(self._full & ~(x | o))
 
     def apply(self, state, move):
         x, o, _ = state
