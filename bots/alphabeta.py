@@ -3,24 +3,26 @@
 from math import inf
 
 from arena import param
-from bots.minimax import MinimaxBot
+from bots.minimax import MinimaxBot, TableOwner
 from bots.search import Search
 
 
-class AlphaBetaBot(MinimaxBot):
-    """Fail-soft alpha-beta over the negamax core, with optional move ordering."""
+class AlphaBetaBot(TableOwner, MinimaxBot):
+    """Fail-soft alpha-beta over the negamax core, with optional move ordering and table."""
 
     name = "alphabeta"
-    description = "depth-limited alpha-beta pruning; move ordering switchable"
+    description = "depth-limited alpha-beta pruning; move ordering and transposition table switchable"
 
     depth: int | None = param(6, "search depth in plies (none: to the end of the game)", min=1)
-    ordering: bool = param(True, "search wins, then the best-looking moves by heuristic, first")
+    ordering: bool = param(True, "table move first, then the game's priorities or killers and history")
+    table: bool = param(True, "keep a transposition table (for the whole game)")
+    table_size: int = param(1 << 18, "transposition table slots", min=1)
     window: str = param(
         "bounds", "root window: the game's utility bounds, or infinite", choices=("bounds", "infinite")
     )
 
     def make_search(self, game, counter) -> Search:
-        return Search(game, counter, pruning=True, ordering=self.ordering)
+        return Search(game, counter, pruning=True, ordering=self.ordering, table=self.transposition_table())
 
     def search_window(self, game) -> tuple[float, float]:
         return game.bounds if self.window == "bounds" else (-inf, inf)

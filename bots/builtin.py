@@ -9,8 +9,10 @@ def register_bots(register):
     from bots.greedy import GreedyBot
     from bots.human import HumanBot
     from bots.iterative import IterativeBot
+    from bots.mcts import MCTSBot
     from bots.minimax import MinimaxBot
     from bots.random_bot import RandomBot
+    from bots.solver import SolverBot
 
-    for cls in (RandomBot, GreedyBot, MinimaxBot, AlphaBetaBot, IterativeBot, HumanBot):
+    for cls in (RandomBot, GreedyBot, MinimaxBot, AlphaBetaBot, IterativeBot, SolverBot, MCTSBot, HumanBot):
         register(cls)

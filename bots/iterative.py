@@ -1,21 +1,24 @@
 """Iterative deepening alpha-beta, for time and node budgets."""
 
 from arena import Bot, BudgetExhausted, Decision, param
-from bots.minimax import effective_depth
+from bots.minimax import TableOwner, effective_depth
 from bots.search import Search
 
 
-class IterativeBot(Bot):
+class IterativeBot(TableOwner, Bot):
     """Deepens one ply at a time until the budget runs out or the game is solved.
 
     Plays the best move of the deepest completed iteration; each iteration searches the
-    previous best move first, then the rest by heuristic.
+    previous best move first, then the rest in the search's move order.
     """
 
     name = "iterative"
-    description = "iterative-deepening alpha-beta until the time or node budget runs out"
+    description = "iterative-deepening alpha-beta (PVS, table, ordering) until the time or node budget runs out"
 
     max_depth: int | None = param(None, "deepest iteration (none: until the budget runs out or the game is solved)", min=1)
+    table: bool = param(True, "keep a transposition table (for the whole game)")
+    table_size: int = param(1 << 18, "transposition table slots", min=1)
+    pvs: bool = param(True, "principal variation search: null windows after the first move")
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
@@ -24,7 +27,7 @@ class IterativeBot(Bot):
         except BudgetExhausted:
             return Decision(moves[0])
         cap = effective_depth(self.max_depth, budget.depth)
-        search = Search(game, budget, pruning=True, ordering=True)
+        search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=self.pvs)
         low, high = game.bounds
         best, done = None, 0
         while cap is None or done < cap:

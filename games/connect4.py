@@ -16,6 +16,8 @@ index from 0, written as the 1-based column number ("1".."7"), as in Pons's test
 
 from __future__ import annotations
 
+from math import inf
+
 from arena import Game, param
 
 MAX_SIDE = 16
@@ -32,6 +34,11 @@ class ConnectFour(Game):
     columns: int = param(7, "number of columns", min=1, max=MAX_SIDE)
     rows: int = param(6, "number of rows", min=1, max=MAX_SIDE)
     connect: int = param(4, "stones in a row needed to win", min=1)
+    scoring: str = param(
+        "win",
+        "utility: 'win' (1 for a win) or 'moves' (Pascal Pons's score: a win with fewer stones scores more)",
+        choices=("win", "moves"),
+    )
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -39,6 +46,12 @@ class ConnectFour(Game):
             raise self.bad_parameter("connect", "must be at most max(rows, columns)")
         h = self.rows + 1
         self._cells = self.columns * self.rows
+        # 'moves' scoring: a win with the winner's k-th stone scores (most stones + 1) - k,
+        # which is 22 - k on 7x6 (blog.gamesolver.org, part 2); nobody wins before k = connect
+        self._score_base = (self._cells + 1) // 2 + 1
+        if self.scoring == "moves":
+            top = max(1, self._score_base - self.connect)
+            self.bounds = (-top, top)
         self._bottom = tuple(1 << (c * h) for c in range(self.columns))
         self._top = tuple(1 << (c * h + self.rows - 1) for c in range(self.columns))
         self._top_row = sum(self._top)
@@ -59,6 +72,15 @@ class ConnectFour(Game):
         self._shifts = tuple(tuple(s * d for s in steps) for d in dirs)
         self._first_win = 2 * self.connect - 1  # no line is possible before this move
         self._windows = self._all_windows()
+        self._column_masks = tuple(((1 << self.rows) - 1) << (col * h) for col in range(self.columns))
+        self._board = sum(self._column_masks)
+        self._bottom_row = sum(self._bottom)
+        centre = (self.columns - 1) / 2
+        self._centre = tuple(1 - abs(col - centre) / (centre + 1) for col in range(self.columns))  # in (0, 1]
+        # offsets of the other cells of a line, for each direction and place of the empty cell
+        self._line_offsets = tuple(
+            tuple(tuple((j - i) * d for j in range(c) if j != i) for i in range(c)) for d in dirs
+        )
 
     def _all_windows(self) -> tuple[int, ...]:
         """Bitmasks of every line of ``connect`` cells on the board (for the heuristic)."""
@@ -118,11 +140,65 @@ class ConnectFour(Game):
     def is_terminal(self, state) -> bool:
         return state[3] != _PLAYING
 
+    def key(self, state):
+        """One key for a position and its mirror image (columns reversed)."""
+        position, mask = state[0], state[1]
+        code = position + mask  # with the spare top bit, this encodes the whole position
+        mirrored, h, last = 0, self.rows + 1, self.columns - 1
+        for col, cm in enumerate(self._column_masks):
+            bits = (code >> (col * h)) & ((1 << h) - 1)
+            mirrored |= bits << ((last - col) * h)
+        return min(code, mirrored)
+
+    def value_bounds(self, state, player: int) -> tuple[float, float]:
+        """The lowest and highest value ``player`` (to move) can still get, for the search."""
+        if self.scoring == "win":
+            return (-inf, inf)  # nothing beyond the bounds the window already has
+        moves = state[2]
+        # the mover wins at best with its next stone; the opponent at best with the one after
+        best = self._score_base - (moves // 2 + 1)
+        worst = -(self._score_base - ((moves + 1) // 2 + 1))
+        return (max(worst, self.bounds[0]), min(best, self.bounds[1]))
+
+    def winning_cells(self, stones: int, mask: int) -> int:
+        """Empty cells (playable or not) that would complete a line for ``stones``."""
+        out = 0
+        for offsets_by_place in self._line_offsets:
+            for offsets in offsets_by_place:
+                acc = self._board
+                for s in offsets:
+                    acc &= (stones >> s) if s > 0 else (stones << -s)
+                out |= acc
+        return out & self._board & ~mask
+
+    def move_priorities(self, state, moves) -> list[float]:
+        """Wins at once first, then blocks; moves under an opponent's winning cell last;
+        otherwise by the number of winning cells a move makes, then nearness to the centre."""
+        position, mask = state[0], state[1]
+        opponent = position ^ mask
+        mine_wins = self.winning_cells(position, mask)
+        their_wins = self.winning_cells(opponent, mask)
+        playable = (mask + self._bottom_row) & self._board
+        out = []
+        for col in moves:
+            cell = playable & self._column_masks[col]
+            if cell & mine_wins:
+                p = 100.0
+            elif cell & their_wins:
+                p = 50.0
+            elif (cell << 1) & their_wins:
+                p = -1.0 + self._centre[col] / 2  # lets the opponent win on top
+            else:
+                p = (self.winning_cells(position | cell, mask | cell)).bit_count() + self._centre[col] / 2
+            out.append(p)
+        return out
+
     def utility(self, state, player: int) -> float:
         if state[3] != _WON:
             return 0
-        winner = 1 - (state[2] & 1)
-        return 1 if player == winner else -1
+        moves = state[2]
+        value = 1 if self.scoring == "win" else self._score_base - (moves + 1) // 2
+        return value if player == 1 - (moves & 1) else -value
 
     def heuristic(self, state, player: int) -> float:
         """Stones in lines still open to their owner, mine minus theirs, within (-0.9, 0.9)."""

@@ -17,6 +17,8 @@ from arena import Game, param
 from games.bitboard import squares
 
 MAX_CELLS = 64
+#: Boards up to this size get symmetry-reduced keys (a memo of every position seen).
+MAX_SYMMETRIC_CELLS = 16
 _PLAYING, _X_WON, _O_WON, _DRAW = 0, 1, 2, 3
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -43,6 +45,24 @@ class TicTacToe(Game):
         self._windows = self._all_windows()
         # For each cell, the windows through it: a win can only use the stone just placed.
         self._through = tuple(tuple(w for w in self._windows if w >> c & 1) for c in range(n))
+        most = max(len(t) for t in self._through) + 1
+        self._place = tuple(len(t) / most for t in self._through)  # in [0, 1): lines through a cell
+        self._symmetries = self._cell_symmetries() if n <= MAX_SYMMETRIC_CELLS else ()
+        self._keys: dict = {}  # state -> canonical key, for small boards
+
+    def _cell_symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The board's symmetries other than the identity, as cell permutations."""
+        rows, cols = self.rows, self.columns
+        maps = [lambda r, c: (r, cols - 1 - c), lambda r, c: (rows - 1 - r, c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
+        if rows == cols:
+            maps += [lambda r, c: (c, r), lambda r, c: (cols - 1 - c, rows - 1 - r),
+                     lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, r)]
+        perms = []
+        for f in maps:
+            perm = tuple(f(*divmod(i, cols))[0] * cols + f(*divmod(i, cols))[1] for i in range(rows * cols))
+            if perm not in perms:
+                perms.append(perm)
+        return tuple(perms)
 
     def _all_windows(self) -> tuple[int, ...]:
         """Bitmasks of every line of k cells on the board."""
@@ -87,6 +107,38 @@ class TicTacToe(Game):
 
     def is_terminal(self, state) -> bool:
         return state[2] != _PLAYING
+
+    def key(self, state):
+        """The same key for positions equal up to a rotation or reflection (boards up to 4x4)."""
+        if not self._symmetries:
+            return state
+        key = self._keys.get(state)
+        if key is None:
+            x, o, status = state
+            key = state
+            for perm in self._symmetries:
+                other = (_permute(x, perm), _permute(o, perm), status)
+                if other < key:
+                    key = other
+            self._keys[state] = key
+        return key
+
+    def move_priorities(self, state, moves) -> list[float]:
+        """Wins at once (3), then blocks of the opponent's wins (2), then cells on many lines (<1)."""
+        x, o, _ = state
+        mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
+        through, place = self._through, self._place
+        out = []
+        for c in moves:
+            bit, p = 1 << c, place[c]
+            for w in through[c]:
+                if mine & w == w ^ bit:
+                    p = 3.0
+                    break
+                if theirs & w == w ^ bit:
+                    p = 2.0
+            out.append(p)
+        return out
 
     def utility(self, state, player: int) -> float:
         status = state[2]
@@ -146,3 +198,11 @@ class TicTacToe(Game):
             if c < self.columns and 0 <= r < self.rows:
                 return r * self.columns + c
         raise self.bad_move_text(text, expected)
+
+
+def _permute(bits: int, perm: tuple[int, ...]) -> int:
+    out = 0
+    for i, j in enumerate(perm):
+        if bits >> i & 1:
+            out |= 1 << j
+    return out

@@ -28,7 +28,7 @@ def test_json_listings_for_scripts(capsys):
     bots = {b["name"]: b for b in json.loads(out)}
     assert {"random", "greedy", "minimax", "alphabeta", "iterative", "human"} <= set(bots)
     assert bots["alphabeta"]["plugin"] == "bots.builtin"
-    assert {p["name"] for p in bots["alphabeta"]["parameters"]} == {"depth", "ordering", "window"}
+    assert {p["name"] for p in bots["alphabeta"]["parameters"]} == {"depth", "ordering", "table", "table_size", "window"}
     code, out, _ = run(capsys, "games", "--json")
     games = {g["name"]: g for g in json.loads(out)}
     assert games["counting"]["parameters"][0]["choices"] == ["21", "22"]
@@ -39,7 +39,7 @@ def test_play_shows_every_board_and_the_result(capsys):
     assert code == 0, err
     assert "tictactoe: X: alphabeta:depth=9  vs  O: minimax:depth=9  (budget none, seed 3)" in out
     assert out.count("\nmove ") == 9  # perfect play fills the board
-    assert "move 1: alphabeta:depth=9 plays b2  (3,747 nodes, " in out  # ordering: centre first
+    assert "move 1: alphabeta:depth=9 plays b2  (235 nodes, " in out  # table and ordering: centre first
     assert "result 1/2-1/2 (normal): draw" in out
 
 
@@ -60,7 +60,7 @@ def test_play_with_game_parameters_and_budget(capsys):
         (["play", "nim", "--bot", "random"], "play needs exactly two --bot options, got 1"),
         (["play", "connect4:columns=0", "--bot", "random", "--bot", "random"], "parameter 'columns' of game 'connect4'"),
         (["play", "nim", "--bot", "alphabeta:depth=x", "--bot", "random"], "bad value 'x' for parameter 'depth' of bot 'alphabeta'"),
-        (["play", "nim", "--bot", "alphabeta:deep=3", "--bot", "random"], "unknown parameter 'deep' for bot 'alphabeta'; parameters: depth, ordering, window"),
+        (["play", "nim", "--bot", "alphabeta:deep=3", "--bot", "random"], "unknown parameter 'deep' for bot 'alphabeta'; parameters: depth, ordering, table, table_size, window"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "nodes=0"], "bad budget nodes=0"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "fast"], "bad budget 'fast'"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--seed", "x"], "argument --seed: invalid int value"),

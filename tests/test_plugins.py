@@ -9,7 +9,7 @@ from arena.plugins import DEFAULT_PLUGINS, make_plugin_manager
 from tests.plugins import duplicate, misbehaving
 
 BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello"}
-BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "human"}
+BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "human"}
 
 
 def test_built_ins_are_registered_through_the_hooks(registry):

@@ -41,10 +41,13 @@ def test_minimax_solves_tictactoe_visiting_the_whole_game_tree(registry):
 )
 def test_plain_alphabeta_node_counts_on_tictactoe(registry, window, expected):
     game = registry.game("tictactoe")
-    bot = AlphaBetaBot(depth=None, ordering=False, window=window)
+    bot = AlphaBetaBot(depth=None, ordering=False, table=False, window=window)
     decision, nodes = choose(bot, game, game.initial_state())
     assert decision.score == 0
     assert nodes == expected
+    # the transposition table alone (moves still in natural order) saves nodes
+    tabled, tabled_nodes = choose(AlphaBetaBot(depth=None, ordering=False, window=window), game, game.initial_state())
+    assert tabled.score == 0 and tabled_nodes < expected
 
 
 def test_ordered_alphabeta_and_iterative_visit_fewer_nodes(registry):
@@ -66,11 +69,13 @@ def test_minimax_and_alphabeta_agree_at_depth_3(registry, name):
         state = game.play(moves[: rng.randrange(len(moves))])
         mm, mm_nodes = choose(MinimaxBot(depth=3), game, state)
         for ordering in (False, True):
-            ab, ab_nodes = choose(AlphaBetaBot(depth=3, ordering=ordering, window="infinite"), game, state)
+            ab, ab_nodes = choose(AlphaBetaBot(depth=3, ordering=ordering, table=False, window="infinite"), game, state)
             assert ab.score == pytest.approx(mm.score, abs=1e-12)
             assert ab_nodes <= mm_nodes
-        bounded, _ = choose(AlphaBetaBot(depth=3, ordering=False, window="bounds"), game, state)
+        bounded, _ = choose(AlphaBetaBot(depth=3, ordering=False, table=False, window="bounds"), game, state)
         assert bounded.score == pytest.approx(mm.score, abs=1e-12)
+        tabled, _ = choose(AlphaBetaBot(depth=3, window="infinite"), game, state)
+        assert tabled.score == pytest.approx(mm.score, abs=1e-12)
 
 
 def test_principal_variation_replays_to_the_searched_value(registry):

@@ -42,22 +42,22 @@ def run(config, tmp_path, jobs=1, dask=None, db="t.db"):
 
 
 def test_round_robin_on_tictactoe(tmp_path):
-    config = tictactoe_config()
+    config = tictactoe_config(games_per_pairing=8)
     result = run(config, tmp_path)
-    assert result.complete and result.played == result.scheduled == 10 * 4
+    assert result.complete and result.played == result.scheduled == 10 * 8
     games, moves = results.load(tmp_path / "t.db")
-    assert len(games) == 40 and sorted(games.game_id) == list(range(40))
+    assert len(games) == 80 and sorted(games.game_id) == list(range(80))
     # each pair meets equally often, each bot moving first in half of the games
     pairs = Tally(frozenset((f, s)) for f, s in zip(games["first"], games["second"]))
-    assert len(pairs) == 10 and set(pairs.values()) == {4}
+    assert len(pairs) == 10 and set(pairs.values()) == {8}
     colours = Tally(zip(games["first"], games["second"]))
-    assert set(colours.values()) == {2}
+    assert set(colours.values()) == {4}
     # wins + draws + losses add up, and points are conserved
     wins = Tally(games.loc[games.score_first == 1, "first"]) + Tally(games.loc[games.score_first == 0, "second"])
     losses = Tally(games.loc[games.score_first == 0, "first"]) + Tally(games.loc[games.score_first == 1, "second"])
     draws = Tally(games.loc[games.score_first == 0.5, "first"]) + Tally(games.loc[games.score_first == 0.5, "second"])
     for bot in (e.name for e in FIELD):
-        assert wins[bot] + draws[bot] + losses[bot] == 16
+        assert wins[bot] + draws[bot] + losses[bot] == 32
     assert sum(wins.values()) == sum(losses.values())
     # a full-depth alpha-beta never loses tic-tac-toe; random scores below 25% against it
     assert losses["alphabeta"] == 0

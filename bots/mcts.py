@@ -1,0 +1,184 @@
+"""Monte Carlo tree search: UCT with uniformly random playouts.
+
+Each iteration walks down the tree by UCT (Kocsis and Szepesvári, 2006: a child's mean
+reward plus ``exploration * sqrt(ln N / n)``), adds one untried child, plays uniformly
+random moves from it to the end of the game, and backs the result up the path. Rewards
+are utilities scaled from the game's bounds into [0, 1]; each node keeps the sum for
+the player who moved into it, so games where a player moves twice in a row work too.
+
+Every position made by ``game.apply`` is counted with one ``tick``, in the tree and in
+the playouts alike, and so is the root: that is the node count the arena records. When
+the budget runs out, the unfinished playout is dropped and the bot plays the most
+visited root move so far. All randomness comes from ``self.rng``.
+"""
+
+from __future__ import annotations
+
+from math import log, sqrt
+
+from arena import Bot, BudgetExhausted, Decision, param
+
+#: Playouts per move when ``playouts`` is None and the budget has no node or time limit.
+UNBOUNDED_PLAYOUTS = 1000
+
+
+class _Node:
+    """One position in the tree, with the statistics of the move that led to it."""
+
+    __slots__ = (
+        "state", "move", "who", "mover", "untried", "children", "n", "w", "q", "isq", "value", "closed"
+    )
+
+    def __init__(self, state, move, who, mover, untried, value):
+        self.state = state
+        self.move = move  # the move from the parent
+        self.who = who  # the player who made ``move`` (whose rewards ``w`` sums)
+        self.mover = mover  # the player to move here (-1 at the end of the game)
+        self.untried = untried  # legal moves without a child yet (a list we own)
+        self.children = []
+        self.n = 0  # visits
+        self.w = 0.0  # total reward for ``who``, each in [0, 1]
+        self.q = 0.0  # w / n
+        self.isq = 0.0  # 1 / sqrt(n): UCT's exploration term without its constant
+        self.value = value  # at the end of the game: player 0's reward in [0, 1]; else None
+        self.closed = value is not None  # every line below is expanded to the end
+
+
+class MCTSBot(Bot):
+    """UCT: grows a tree by random playouts and plays the most visited move."""
+
+    name = "mcts"
+    description = "Monte Carlo tree search (UCT) with uniformly random playouts"
+
+    playouts: int | None = param(
+        1000,
+        "playouts per move (none: until the node or time budget runs out, "
+        "at most one per node of a node budget)",
+        min=1,
+    )
+    exploration: float = param(1.41, "UCT exploration constant c", min=0)
+
+    def choose(self, game, state, budget):
+        moves = game.legal_moves(state)
+        rng = self.rng
+        try:
+            budget.tick()  # the root
+        except BudgetExhausted:
+            return Decision(rng.choice(moves), depth=0)
+        if len(moves) == 1:
+            return Decision(moves[0], depth=0)
+        low, high = game.bounds
+        mover = game.to_move(state)
+        root = _Node(state, None, 1 - mover, mover, list(moves), None)  # its own rewards go unused
+        limit, until_spent = self.playouts, self.playouts is None
+        if until_spent:
+            # A playout that ends inside the tree applies no move and ticks nothing, so a
+            # node budget also caps the playouts: the search never outlasts what the same
+            # budget allows when every playout ticks.
+            limit = budget.budget.nodes
+            if limit is None and budget.budget.time is None:
+                limit = UNBOUNDED_PLAYOUTS
+        depth = self._search(game, root, limit, until_spent, budget, rng.random, low, high)
+        return self._decision(root, rng, moves, low, high, depth)
+
+    def _search(self, game, root, limit, until_spent, budget, random, low, high) -> int:
+        """Run playouts until ``limit`` (None: no limit) or the budget stops them.
+
+        With ``until_spent`` the search also stops once the whole game tree below the root
+        is built. Returns the depth of the tree, in plies.
+        """
+        tick = budget.tick
+        apply = game.apply
+        legal = game.legal_moves
+        to_move = game.to_move
+        terminal = game.is_terminal
+        utility = game.utility
+        c = self.exploration
+        span = high - low
+        done = deepest = 0
+        try:
+            while limit is None or done < limit:
+                node = root
+                path = [root]
+                # Selection: while every move here has a child, follow the best UCT score.
+                while not node.untried and node.children:
+                    k = c * sqrt(log(node.n))
+                    best = None
+                    top = -1.0
+                    for child in node.children:
+                        v = child.q + k * child.isq
+                        if v > top:
+                            top = v
+                            best = child
+                    node = best
+                    path.append(node)
+                # Expansion: one untried move, picked at random.
+                untried = node.untried
+                if untried:
+                    i = int(random() * len(untried))
+                    move = untried[i]
+                    untried[i] = untried[-1]
+                    untried.pop()
+                    s = apply(node.state, move)
+                    tick()
+                    if terminal(s):
+                        child = _Node(s, move, node.mover, -1, None, (utility(s, 0) - low) / span)
+                    else:
+                        moves = legal(s)
+                        child = _Node(s, move, node.mover, to_move(s), list(moves), None)
+                    node.children.append(child)
+                    path.append(child)
+                    node = child
+                if len(path) > deepest:
+                    deepest = len(path)
+                # Playout: uniformly random moves to the end of the game.
+                value = node.value
+                if value is None:
+                    s = node.state  # just expanded, not terminal: ``moves`` are its legal moves
+                    while True:
+                        s = apply(s, moves[int(random() * len(moves))])
+                        tick()
+                        if terminal(s):
+                            break
+                        moves = legal(s)
+                    value = (utility(s, 0) - low) / span
+                elif node.n == 0:  # a new child at the end of the game
+                    _close(path)
+                elif budget.exhausted or (until_spent and root.closed):
+                    break  # a playout that ended in the tree ticked nothing: look at the budget
+                # Backpropagation: each node sums the reward of the player who moved into it.
+                rewards = (value, 1.0 - value)
+                for nd in path:
+                    n = nd.n + 1
+                    nd.n = n
+                    w = nd.w + rewards[nd.who]
+                    nd.w = w
+                    nd.q = w / n
+                    nd.isq = 1.0 / sqrt(n)
+                done += 1
+        except BudgetExhausted:
+            pass  # the unfinished playout is dropped
+        return deepest - 1
+
+    def _decision(self, root, rng, moves, low, high, depth) -> Decision:
+        children = [c for c in root.children if c.n]
+        if not children:
+            return Decision(rng.choice(moves), depth=0)
+        best = max(children, key=lambda c: (c.n, c.q))
+        pv = [best.move]
+        node = best
+        while True:
+            visited = [c for c in node.children if c.n]
+            if not visited:
+                break
+            node = max(visited, key=lambda c: (c.n, c.q))
+            pv.append(node.move)
+        return Decision(best.move, score=low + best.q * (high - low), depth=depth, pv=tuple(pv))
+
+
+def _close(path) -> None:
+    """After a first visit to the end of the game at ``path[-1]``, mark the finished subtrees."""
+    for node in reversed(path[:-1]):
+        if node.untried or not all(c.closed for c in node.children):
+            return
+        node.closed = True
