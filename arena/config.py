@@ -22,7 +22,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "name": "default",
     "game": "connect4",
     "bots": ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
-    "budget": "nodes=4000",
+    "budget": "nodes=2000",
     "games": 40,
     "openings": 4,
     "seed": 1,
