@@ -1,8 +1,8 @@
 """Iterative deepening alpha-beta, for time and node budgets."""
 
-from arena import Bot, BudgetExhausted, Decision, param
+from arena import Bot, Decision, param
 from bots.minimax import TableOwner, effective_depth
-from bots.search import Search
+from bots.search import Search, count_root
 
 
 class IterativeBot(TableOwner, Bot):
@@ -22,9 +22,7 @@ class IterativeBot(TableOwner, Bot):
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
-        try:
-            budget.tick()  # the root
-        except BudgetExhausted:
+        if not count_root(budget):
             return Decision(moves[0])
         cap = effective_depth(self.max_depth, budget.depth)
         search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=self.pvs)

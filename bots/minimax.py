@@ -2,8 +2,8 @@
 
 from math import inf
 
-from arena import Bot, BudgetExhausted, Decision, param
-from bots.search import Search
+from arena import Bot, Decision, param
+from bots.search import Search, count_root
 from bots.table import Table
 
 
@@ -49,9 +49,7 @@ class MinimaxBot(Bot):
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
-        try:
-            budget.tick()  # the root
-        except BudgetExhausted:
+        if not count_root(budget):
             return Decision(moves[0])
         depth = effective_depth(self.depth, budget.depth)
         result = self.make_search(game, budget).root(state, depth, *self.search_window(game))

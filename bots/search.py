@@ -47,6 +47,15 @@ class RootResult:
     """Deepest ply the search reached."""
 
 
+def count_root(budget: Counter) -> bool:
+    """Count the root position; False if the budget allows not even that."""
+    try:
+        budget.tick()
+    except BudgetExhausted:
+        return False
+    return True
+
+
 def rank(game: Game, child, me: int) -> float:
     """How good ``child`` looks for ``me`` one ply on: wins above and losses below any heuristic."""
     if game.is_terminal(child):

@@ -1,8 +1,8 @@
 """A solver: the exact game value from any position, as fast as the search core allows."""
 
-from arena import Bot, BudgetExhausted, Decision, param
+from arena import Bot, Decision, param
 from bots.minimax import TableOwner
-from bots.search import EPSILON, Search
+from bots.search import EPSILON, Search, count_root
 
 
 class SolverBot(TableOwner, Bot):
@@ -23,9 +23,7 @@ class SolverBot(TableOwner, Bot):
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
-        try:
-            budget.tick()  # the root
-        except BudgetExhausted:
+        if not count_root(budget):
             return Decision(moves[0])
         search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=True)
         low, high = (-EPSILON, EPSILON) if self.weak else game.bounds
