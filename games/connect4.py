@@ -19,6 +19,7 @@ from __future__ import annotations
 from math import inf
 
 from arena import Game, param
+from games.bitboard import open_lines
 
 MAX_SIDE = 16
 _PLAYING, _WON, _DRAW = 0, 1, 2
@@ -204,15 +205,7 @@ class ConnectFour(Game):
         """Stones in lines still open to their owner, mine minus theirs, within (-0.9, 0.9)."""
         position, mask, moves, _ = state
         first = position if moves & 1 == 0 else position ^ mask  # player 0's stones
-        second = first ^ mask
-        score = 0
-        for w in self._windows:
-            a, b = first & w, second & w
-            if not b:
-                score += a.bit_count()
-            elif not a:
-                score -= b.bit_count()
-        value = 0.9 * score / (len(self._windows) * self.connect)
+        value = open_lines(first, first ^ mask, self._windows, self.connect)
         return value if player == 0 else -value
 
     def player_name(self, player: int) -> str:

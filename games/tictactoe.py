@@ -14,7 +14,7 @@ top ("a1" is the top-left cell); the 1-based cell number ("1".."9" on 3x3) is al
 from __future__ import annotations
 
 from arena import Game, param
-from games.bitboard import squares
+from games.bitboard import open_lines, squares
 
 MAX_CELLS = 64
 #: Boards up to this size get symmetry-reduced keys (a memo of every position seen).
@@ -150,15 +150,7 @@ class TicTacToe(Game):
 
     def heuristic(self, state, player: int) -> float:
         """Stones in lines still open to their owner, X's minus O's, scaled into (-0.9, 0.9)."""
-        x, o, _ = state
-        score = 0
-        for w in self._windows:
-            xs, os_ = x & w, o & w
-            if not os_:
-                score += xs.bit_count()
-            elif not xs:
-                score -= os_.bit_count()
-        value = 0.9 * score / (len(self._windows) * self.k)
+        value = open_lines(state[0], state[1], self._windows, self.k)
         return value if player == 0 else -value
 
     def player_name(self, player: int) -> str:
