@@ -16,7 +16,7 @@ class AlphaBetaBot(TableOwner, MinimaxBot):
     depth: int | None = param(6, "search depth in plies (none: to the end of the game)", min=1)
     ordering: bool = param(True, "table move first, then the game's priorities or killers and history")
     table: bool = param(True, "keep a transposition table (for the whole game)")
-    table_size: int = param(1 << 18, "transposition table slots", min=1)
+    table_size: int = param(1 << 18, "transposition table entries", min=1)
     window: str = param(
         "bounds", "root window: the game's utility bounds, or infinite", choices=("bounds", "infinite")
     )

@@ -17,7 +17,7 @@ class IterativeBot(TableOwner, Bot):
 
     max_depth: int | None = param(None, "deepest iteration (none: until the budget runs out or the game is solved)", min=1)
     table: bool = param(True, "keep a transposition table (for the whole game)")
-    table_size: int = param(1 << 18, "transposition table slots", min=1)
+    table_size: int = param(1 << 18, "transposition table entries", min=1)
     pvs: bool = param(True, "principal variation search: null windows after the first move")
 
     def choose(self, game, state, budget):

@@ -9,10 +9,16 @@ and the root is counted by the caller: that is the node count the arena records.
 
 Options: alpha-beta pruning; move ordering (the table's move, then the game's own
 priorities if it offers ``move_priorities(state, moves)``, else killer moves and the
-history heuristic); a window narrowed by the game's ``value_bounds(state, player)`` if
-it offers them; a transposition table keyed by ``game.key(state)`` if the game
-offers it, else by the state; principal variation search (null windows after the
-first move).
+history heuristic; with ordering, the game's ``tactics(state)`` fast path if it offers
+it); a window narrowed by the game's ``value_bounds(state, player)`` if it offers them;
+a transposition table keyed by ``game.key(state)`` if the game offers it, else by the
+state; principal variation search (null windows after the first move).
+
+``tactics(state)`` returns ``(floor, ceiling, moves)`` from one ply of look-ahead: the
+position's value for the player to move lies in [floor, ceiling] (equal when settled,
+e.g. by a win at once or two threats the opponent cannot both block), and ``moves`` are
+the moves that do not lose at once, best first. It is used where at least two plies remain, so it
+never changes a depth-limited value, only the work needed to find it.
 """
 
 from __future__ import annotations
@@ -86,32 +92,33 @@ class Search:
         self.pvs = pvs and pruning
         self.key = getattr(game, "key", None) or _identity
         self.priorities = getattr(game, "move_priorities", None) if ordering else None
+        self.tactics = getattr(game, "tactics", None) if ordering and pruning else None
         self.value_bounds = getattr(game, "value_bounds", None) if pruning else None
         self.killers: list[list] = []
         self.history: dict = {}
-        self.horizon = False  # set when a non-terminal leaf is scored by the heuristic
+        self.horizon = [False]  # [0] is set when a non-terminal leaf is scored by the heuristic
         self.lines: list[tuple] = [()]  # lines[ply]: best line found from that ply
+        self.value = self._negamax()
 
     def order(self, state, moves: list, first, ply: int) -> list:
         """``moves`` best-first: ``first`` (the table's or the caller's move), then by priority."""
         if self.priorities is not None:
-            keys = self.priorities(state, moves)
-            ranked = sorted(range(len(moves)), key=keys.__getitem__, reverse=True)
-            moves = [moves[i] for i in ranked]
+            if len(moves) > 1:
+                keys = self.priorities(state, moves)
+                ranked = sorted(range(len(moves)), key=keys.__getitem__, reverse=True)
+                moves = [moves[i] for i in ranked]
         else:
             killers = self.killers[ply] if ply < len(self.killers) else ()
             history = self.history
             if killers or history:
                 moves = sorted(moves, key=lambda m: (m in killers, history.get(m, 0)), reverse=True)
-        if first is not None and first in moves and moves[0] != first:
+        if first is not None and moves[0] != first and first in moves:
             moves.remove(first)
             moves.insert(0, first)
         return moves
 
     def _cutoff(self, move, depth: int, ply: int) -> None:
         """Remember a move that refuted its sibling position (killers and history)."""
-        if self.priorities is not None:
-            return
         killers = self.killers
         while len(killers) <= ply:
             killers.append([])
@@ -121,99 +128,143 @@ class Search:
             del slot[2:]
         self.history[move] = self.history.get(move, 0) + depth * depth
 
-    def value(self, state, me: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def _negamax(self):
+        """The recursive search, ``value(state, me, depth, alpha, beta, ply)``, with every
+        option and game method bound once as a local of the closure (the hot path)."""
         game = self.game
-        lines = self.lines
-        lines[ply] = ()
-        if game.is_terminal(state):
-            return game.utility(state, me)
-        if depth <= 0:
-            self.horizon = True
-            return game.heuristic(state, me)
-        if len(lines) <= ply + 1:
-            lines.append(())
-        if self.value_bounds is not None:
-            # the game knows the value cannot leave [floor, ceiling] from here: narrow the window
-            floor, ceiling = self.value_bounds(state, me)
-            if ceiling < beta:
-                beta = ceiling
-                if alpha >= beta:
-                    return beta
-            if floor > alpha:
-                alpha = floor
-                if alpha >= beta:
-                    return alpha
-        table = self.table
-        first = None
-        if table is not None:
-            key = self.key(state)
-            slot = hash(key) % table.size
-            entry = table.slots[slot]
-            if entry is not None and entry[0] == key:
-                first = entry[4]
-                if entry[1] >= depth:
-                    bound, v = entry[2], entry[3]
-                    if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
-                        if entry[1] < SOLVED:
-                            self.horizon = True
-                        return v
-        moves = game.legal_moves(state)
-        if self.ordering:
-            moves = self.order(state, moves, first, ply)
-        apply, to_move, tick = game.apply, game.to_move, self.counter.tick
-        pruning, pvs = self.pruning, self.pvs
-        outer_horizon, self.horizon = self.horizon, False
-        start_alpha = alpha
-        best, best_move = -inf, None
-        for i, move in enumerate(moves):
-            child = apply(state, move)
-            tick()
-            mover = to_move(child)
-            if mover == me:
-                v = self.value(child, mover, depth - 1, alpha, beta, ply + 1)
-            elif pvs and i > 0:
-                v = -self.value(child, mover, depth - 1, -alpha - EPSILON, -alpha, ply + 1)
-                if alpha < v < beta:
-                    v = -self.value(child, mover, depth - 1, -beta, -v, ply + 1)
+        is_terminal, utility, heuristic = game.is_terminal, game.utility, game.heuristic
+        legal_moves, apply, to_move = game.legal_moves, game.apply, game.to_move
+        tick = self.counter.tick
+        key_of, table, tactics, value_bounds = self.key, self.table, self.tactics, self.value_bounds
+        entries = table.entries if table is not None else None
+        size = table.size if table is not None else 0
+        pruning, pvs, ordering = self.pruning, self.pvs, self.ordering
+        order = self.order
+        remember = self._cutoff if ordering and self.priorities is None else None
+        lines, horizon = self.lines, self.horizon
+
+        def value(state, me, depth, alpha, beta, ply):
+            lines[ply] = ()
+            if is_terminal(state):
+                return utility(state, me)
+            if depth <= 0:
+                horizon[0] = True
+                return heuristic(state, me)
+            if len(lines) <= ply + 1:
+                lines.append(())
+            first, tainted, plan, deep = None, False, None, False
+            if entries is not None:
+                key = key_of(state)
+                entry = entries.get(key)
+                if entry is not None:
+                    first = entry[3]
+                    deep = entry[0] >= depth
+                    if entry[0] >= depth:
+                        bound, v = entry[1], entry[2]
+                        if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
+                            if entry[0] < SOLVED:
+                                horizon[0] = True
+                            return v
+                        # a bound that does not cut still narrows the window
+                        tainted = entry[0] < SOLVED
+                        if bound == LOWER:
+                            if v > alpha:
+                                alpha = v
+                        elif v < beta:
+                            beta = v
+                    if depth >= 2:
+                        plan = entry[5]  # the game's tactics, kept from an earlier visit
+            if plan is None and tactics is not None and depth >= 2:
+                plan = tactics(state)
+                if plan[0] == plan[1]:
+                    if entries is not None and len(entries) < size:
+                        entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None)
+                    return plan[0]
+            if plan is not None:
+                floor, ceiling, moves = plan
             else:
-                v = -self.value(child, mover, depth - 1, -beta, -alpha, ply + 1)
-            if v > best:
-                best, best_move = v, move
-                lines[ply] = (move,) + lines[ply + 1]
-                if v > alpha:
-                    alpha = v
-                    if pruning and alpha >= beta:
-                        if self.ordering:
-                            self._cutoff(move, depth, ply)
-                        break
-        below_horizon = self.horizon
-        self.horizon = outer_horizon or below_horizon
-        if table is not None:
-            stored = depth if below_horizon else SOLVED
-            old = table.slots[slot]
-            if old is None or old[5] != table.generation or stored >= old[1]:
-                bound = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-                table.slots[slot] = (key, stored, bound, best, best_move, table.generation)
-        return best
+                moves = None
+                floor, ceiling = value_bounds(state, me) if value_bounds is not None else (None, None)
+            if floor is not None:
+                # the value cannot leave [floor, ceiling] from here: narrow the window
+                if ceiling < beta:
+                    beta = ceiling
+                    if alpha >= beta:
+                        return beta
+                if floor > alpha:
+                    alpha = floor
+                    if alpha >= beta:
+                        return alpha
+            if moves is None:
+                moves = legal_moves(state)
+                if ordering:
+                    moves = order(state, moves, first, ply)
+            elif deep and first is not None and moves[0] != first:
+                moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
+            outer_horizon, horizon[0] = horizon[0], False
+            start_alpha = alpha
+            best, best_move = -inf, None
+            depth -= 1
+            for i, move in enumerate(moves):
+                child = apply(state, move)
+                tick()
+                mover = to_move(child)
+                if mover == me:
+                    v = value(child, mover, depth, alpha, beta, ply + 1)
+                elif pvs and i:
+                    v = -value(child, mover, depth, -alpha - EPSILON, -alpha, ply + 1)
+                    if alpha < v < beta:
+                        v = -value(child, mover, depth, -beta, -v, ply + 1)
+                else:
+                    v = -value(child, mover, depth, -beta, -alpha, ply + 1)
+                if v > best:
+                    best, best_move = v, move
+                    lines[ply] = (move,) + lines[ply + 1]
+                    if v > alpha:
+                        alpha = v
+                        if pruning and alpha >= beta:
+                            if remember is not None:
+                                remember(move, depth + 1, ply)
+                            break
+            below_horizon = horizon[0] or tainted
+            horizon[0] = outer_horizon or below_horizon
+            if entries is not None:
+                stored = depth + 1 if below_horizon else SOLVED
+                old = entries.get(key)
+                generation = table.generation
+                if old is None or old[4] != generation or stored >= old[0]:
+                    if old is None and len(entries) >= size:
+                        table.make_room()
+                    bound = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
+                    entries[key] = (stored, bound, best, best_move, generation, plan)
+            return best
+
+        return value
 
     def root(self, state, depth: int | None, alpha: float = -inf, beta: float = inf, first=None) -> RootResult:
         """Search every root move to ``depth`` (None: to the end of the game).
 
         Stops early, keeping the best completed move, when the counter runs out. The
-        root itself must already have been counted. ``first`` is searched first.
+        root itself must already have been counted. ``first`` is searched first. With
+        ``tactics``, moves that lose at once are skipped unless every move does.
         """
         depth = UNLIMITED if depth is None else depth
         game = self.game
         me = game.to_move(state)
-        self.horizon = False
-        self.lines = [(), ()]
+        self.horizon[0] = False
+        self.lines[:] = [(), ()]
         if self.table is not None:
             self.table.new_search()
-        moves = game.legal_moves(state)
-        if self.ordering:
-            moves = self.order(state, moves, first, 0)
-        elif first is not None and first in moves:
+        moves = None
+        if self.tactics is not None and depth >= 2:
+            moves = self.tactics(state)[2] or None  # None: settled, or every move loses at once
+        if moves is None:
+            moves = game.legal_moves(state)
+            if self.ordering:
+                moves = self.order(state, moves, first, 0)
+        if first is not None and moves[0] != first and first in moves:
             moves = [first] + [m for m in moves if m != first]
+        value = self.value
         best_move, best, line = None, -inf, ()
         complete = False
         try:
@@ -222,13 +273,13 @@ class Search:
                 self.counter.tick()
                 mover = game.to_move(child)
                 if mover == me:
-                    v = self.value(child, mover, depth - 1, alpha, beta, 1)
+                    v = value(child, mover, depth - 1, alpha, beta, 1)
                 elif self.pvs and i > 0:
-                    v = -self.value(child, mover, depth - 1, -alpha - EPSILON, -alpha, 1)
+                    v = -value(child, mover, depth - 1, -alpha - EPSILON, -alpha, 1)
                     if alpha < v < beta:
-                        v = -self.value(child, mover, depth - 1, -beta, -v, 1)
+                        v = -value(child, mover, depth - 1, -beta, -v, 1)
                 else:
-                    v = -self.value(child, mover, depth - 1, -beta, -alpha, 1)
+                    v = -value(child, mover, depth - 1, -beta, -alpha, 1)
                 if v > best or best_move is None:
                     best_move, best, line = move, v, (move,) + self.lines[1]
                     if v > alpha:
@@ -239,7 +290,7 @@ class Search:
         except BudgetExhausted:
             pass
         max_ply = len(self.lines) - 1 if best_move is not None else 0
-        return RootResult(best_move, best, complete, line, complete and not self.horizon, max_ply)
+        return RootResult(best_move, best, complete, line, complete and not self.horizon[0], max_ply)
 
 
 def _identity(state):

@@ -10,8 +10,9 @@ class SolverBot(TableOwner, Bot):
 
     Finds the value by bisection with null-window searches (as MTD does), keeping one
     transposition table (with the game's symmetry-reduced key if it has one) across them,
-    and orders moves by the game's priorities (e.g. wins, then blocks). ``weak`` asks only
-    for the sign (win, draw or loss): one window around 0.
+    and orders moves by the game's priorities (e.g. wins, then blocks), using the game's
+    ``tactics`` where it has them. ``weak`` asks only for the sign (win, draw or loss):
+    windows around 0, and the score is 1, 0 or -1.
     """
 
     name = "solver"
@@ -19,24 +20,44 @@ class SolverBot(TableOwner, Bot):
 
     weak: bool = param(False, "find only win, draw or loss (a window around 0)")
     table: bool = param(True, "keep a transposition table (for the whole game)")
-    table_size: int = param(1 << 20, "transposition table slots", min=1)
+    table_size: int = param(1 << 20, "transposition table entries", min=1)
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
         if not count_root(budget):
             return Decision(moves[0])
         search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=True)
-        low, high = (-EPSILON, EPSILON) if self.weak else game.bounds
+        low, high = game.bounds
+        value_bounds = getattr(game, "value_bounds", None)
+        if value_bounds is not None and not game.is_terminal(state):
+            floor, ceiling = value_bounds(state, game.to_move(state))
+            low, high = max(low, floor), min(high, ceiling)
+        # Integer values (most games) are bisected as Pascal Pons's solver does, with windows
+        # (m, m + 1); others with null windows of width EPSILON.
+        integral = all(float(b).is_integer() for b in (low, high))
+        if self.weak:
+            low, high = (max(low, -1), min(high, 1)) if integral else (-EPSILON, EPSILON)
         move, pv, max_ply = None, (), 0
-        # Bisect the value with null-window searches: each answers "at least m?" cheaply,
-        # and the table carries what one search learned into the next.
+        # Bisect the value with null-window searches: each answers "more than m?" cheaply,
+        # and the table carries what one search learned into the next. A guess on one side
+        # of 0 moves to halfway between 0 and that side's bound, as in Pascal Pons's solver
+        # (http://blog.gamesolver.org/solving-connect-four/10-iterative-deepening/).
         while low < high:
-            guess = (low + high) / 2
-            if guess <= 0 and low / 2 < guess:
-                guess = low / 2  # try the draw side first: proofs near 0 are cheaper
-            elif guess >= 0 and high / 2 > guess:
-                guess = high / 2
-            result = search.root(state, None, guess, guess + EPSILON)
+            if integral:
+                guess = int(low + (high - low) // 2)
+                if guess <= 0 and int(low / 2) < guess:
+                    guess = int(low / 2)
+                elif guess >= 0 and int(high / 2) > guess:
+                    guess = int(high / 2)
+                width = 1
+            else:
+                guess = (low + high) / 2
+                if guess <= 0 and low / 2 < guess:
+                    guess = low / 2
+                elif guess >= 0 and high / 2 > guess:
+                    guess = high / 2
+                width = EPSILON
+            result = search.root(state, None, guess, guess + width, first=move)
             if not result.complete:
                 break
             max_ply = max(max_ply, result.max_ply)
@@ -50,4 +71,6 @@ class SolverBot(TableOwner, Bot):
         if move is None:
             return Decision(moves[0])
         complete = low >= high
+        if complete and self.weak:
+            low = (low > 0) - (low < 0)  # the search proved the sign, not the score
         return Decision(move, score=low if complete else None, depth=max_ply if complete else None, pv=pv)

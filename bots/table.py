@@ -1,4 +1,4 @@
-"""A fixed-size transposition table for the negamax core."""
+"""A size-limited transposition table for the negamax core."""
 
 from __future__ import annotations
 
@@ -8,20 +8,26 @@ SOLVED = 1 << 30
 
 
 class Table:
-    """Search results by position: ``slots[hash(key) % size]`` holds one entry.
+    """Search results by position key: ``entries[key] = (depth, bound, value, move, generation, plan)``.
 
-    An entry is ``(key, depth, bound, value, move, generation)``. The full key is kept, so
-    two positions sharing a slot are never confused. Replacement keeps the deeper of two
-    entries from the same search and always replaces an entry from an earlier one.
+    ``plan`` is what the game's ``tactics`` said of the position (or None), kept so that a
+    position searched again is not analysed again.
+
+    A dict, so making one costs nothing and a lookup is one hash probe; the full key is
+    the dict key, so two positions are never confused. Replacement: within one search an
+    entry is replaced only by one at least as deep; an entry from an earlier search
+    (``generation``) is always replaced. When the table holds ``size`` entries, room is
+    made by dropping every entry of earlier searches, or if that frees less than a
+    quarter of the table, the shallower half.
     """
 
-    __slots__ = ("slots", "size", "generation")
+    __slots__ = ("entries", "size", "generation")
 
     def __init__(self, size: int = 1 << 18):
         if size < 1:
             raise ValueError(f"table size must be at least 1, got {size}")
         self.size = size
-        self.slots: list = [None] * size
+        self.entries: dict = {}
         self.generation = 0
 
     def new_search(self) -> None:
@@ -29,8 +35,18 @@ class Table:
         self.generation += 1
 
     def clear(self) -> None:
-        self.slots = [None] * self.size
+        self.entries.clear()
         self.generation = 0
 
+    def make_room(self) -> None:
+        """Drop entries until at most three quarters of ``size`` remain."""
+        entries, generation = self.entries, self.generation
+        keep = {k: e for k, e in entries.items() if e[4] == generation}
+        if len(keep) > self.size * 3 // 4:
+            ranked = sorted(keep.items(), key=lambda item: item[1][0], reverse=True)
+            keep = dict(ranked[: self.size // 2])
+        entries.clear()
+        entries.update(keep)
+
     def __len__(self) -> int:
-        return sum(entry is not None for entry in self.slots)
+        return len(self.entries)

@@ -82,6 +82,14 @@ class ConnectFour(Game):
         self._line_offsets = tuple(
             tuple(tuple((j - i) * d for j in range(c) if j != i) for i in range(c)) for d in dirs
         )
+        self._column_bits = (1 << h) - 1
+        self._mirror_shifts = tuple((col * h, (self.columns - 1 - col) * h) for col in range(self.columns))
+        self._centre_out = tuple(sorted(range(self.columns), key=lambda col: abs(2 * col - self.columns + 1)))
+        self._line_steps = (h, h - 1, h + 1)  # -, \, / (vertical lines are handled apart)
+        # the heuristic's directions: connect 1 has one window per cell, not four
+        self._heuristic_shifts = self._shifts[:1] if c == 1 else self._shifts
+        self._heuristic_dirs = dirs[:1] if c == 1 else dirs
+        self._heuristic_scale = 0.9 / (len(self._windows) * c) if self._windows else 0.0
 
     def _all_windows(self) -> tuple[int, ...]:
         """Bitmasks of every line of ``connect`` cells on the board (for the heuristic)."""
@@ -143,13 +151,11 @@ class ConnectFour(Game):
 
     def key(self, state):
         """One key for a position and its mirror image (columns reversed)."""
-        position, mask = state[0], state[1]
-        code = position + mask  # with the spare top bit, this encodes the whole position
-        mirrored, h, last = 0, self.rows + 1, self.columns - 1
-        for col, cm in enumerate(self._column_masks):
-            bits = (code >> (col * h)) & ((1 << h) - 1)
-            mirrored |= bits << ((last - col) * h)
-        return min(code, mirrored)
+        code = state[0] + state[1]  # with the spare top bit, this encodes the whole position
+        mirrored, column = 0, self._column_bits
+        for here, there in self._mirror_shifts:
+            mirrored |= (code >> here & column) << there
+        return code if code < mirrored else mirrored
 
     def value_bounds(self, state, player: int) -> tuple[float, float]:
         """The lowest and highest value ``player`` (to move) can still get, for the search."""
@@ -163,6 +169,8 @@ class ConnectFour(Game):
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """Empty cells (playable or not) that would complete a line for ``stones``."""
+        if self.connect == 4:
+            return self._winning_cells4(stones, mask)
         out = 0
         for offsets_by_place in self._line_offsets:
             for offsets in offsets_by_place:
@@ -172,25 +180,91 @@ class ConnectFour(Game):
                 out |= acc
         return out & self._board & ~mask
 
+    def _winning_cells4(self, p: int, mask: int) -> int:
+        """``winning_cells`` for lines of four, with a fixed set of shifts (Pascal Pons's
+        compute_winning_position, http://blog.gamesolver.org/solving-connect-four/09-anticipate-losing-moves/)."""
+        d, e, f = self._line_steps
+        r = (p << 1) & (p << 2) & (p << 3)  # vertical: three stones below the cell
+        q = (p << d) & (p << 2 * d)  # then -, \ and / with the cell at each place in the line
+        r |= q & ((p << 3 * d) | (p >> d))
+        q = (p >> d) & (p >> 2 * d)
+        r |= q & ((p << d) | (p >> 3 * d))
+        q = (p << e) & (p << 2 * e)
+        r |= q & ((p << 3 * e) | (p >> e))
+        q = (p >> e) & (p >> 2 * e)
+        r |= q & ((p << e) | (p >> 3 * e))
+        q = (p << f) & (p << 2 * f)
+        r |= q & ((p << 3 * f) | (p >> f))
+        q = (p >> f) & (p >> 2 * f)
+        r |= q & ((p << f) | (p >> 3 * f))
+        return r & (self._board ^ mask)
+
+    def tactics(self, state) -> tuple[float, float, list | None]:
+        """One ply of look-ahead for the search: ``(floor, ceiling, moves)``.
+
+        A win at once, or two threats the opponent cannot both block, settles the value
+        (floor == ceiling). Otherwise ``moves`` are the moves that do not lose at once, best
+        first: a single threat of the opponent must be blocked, and no stone goes right
+        under an opponent's winning cell; then nobody wins before the mover's stone after
+        next. Moves are ranked by the winning cells they leave the mover, then nearness to
+        the centre (Pascal Pons's order, http://blog.gamesolver.org/solving-connect-four/10-iterative-deepening/).
+        """
+        position, mask, moves = state[0], state[1], state[2]
+        base, win_scoring = self._score_base, self.scoring == "win"
+        possible = (mask + self._bottom_row) & self._board
+        if (moves + 1) // 2 >= self.connect - 1:  # else nobody has stones enough for a threat
+            winning_cells = self.winning_cells
+            if winning_cells(position, mask) & possible:
+                v = 1 if win_scoring else base - (moves // 2 + 1)
+                return (v, v, None)
+            threats = winning_cells(position ^ mask, mask)
+            forced = threats & possible
+            if forced:
+                if forced & (forced - 1):
+                    v = -1 if win_scoring else -(base - ((moves + 1) // 2 + 1))
+                    return (v, v, None)
+                possible = forced
+            possible &= ~(threats >> 1)
+            if not possible:
+                v = -1 if win_scoring else -(base - ((moves + 1) // 2 + 1))
+                return (v, v, None)
+            if moves >= self._cells - 2:
+                # the mover cannot win, nor the reply, and then the board is full
+                return (0, 0, [col for col in self._centre_out if possible & self._column_masks[col]])
+        if moves // 2 + 2 >= self.connect:  # a stone now can make a threat
+            winning_cells, column_masks = self.winning_cells, self._column_masks
+            scored = []
+            for col in self._centre_out:
+                cell = possible & column_masks[col]
+                if cell:
+                    scored.append((-winning_cells(position | cell, mask).bit_count(), len(scored), col))
+            scored.sort()
+            legal = [col for _, _, col in scored]
+        else:
+            legal = [col for col in self._centre_out if possible & self._column_masks[col]]
+        if win_scoring:
+            return (-1, 1, legal)
+        return (-(base - ((moves + 1) // 2 + 2)), base - (moves // 2 + 2), legal)
+
     def move_priorities(self, state, moves) -> list[float]:
         """Wins at once first, then blocks; moves under an opponent's winning cell last;
         otherwise by the number of winning cells a move makes, then nearness to the centre."""
         position, mask = state[0], state[1]
-        opponent = position ^ mask
-        mine_wins = self.winning_cells(position, mask)
-        their_wins = self.winning_cells(opponent, mask)
+        winning_cells, centre, column_masks = self.winning_cells, self._centre, self._column_masks
+        mine_wins = winning_cells(position, mask)
+        their_wins = winning_cells(position ^ mask, mask)
         playable = (mask + self._bottom_row) & self._board
         out = []
         for col in moves:
-            cell = playable & self._column_masks[col]
+            cell = playable & column_masks[col]
             if cell & mine_wins:
                 p = 100.0
             elif cell & their_wins:
                 p = 50.0
             elif (cell << 1) & their_wins:
-                p = -1.0 + self._centre[col] / 2  # lets the opponent win on top
+                p = -1.0 + centre[col] / 2  # lets the opponent win on top
             else:
-                p = (self.winning_cells(position | cell, mask | cell)).bit_count() + self._centre[col] / 2
+                p = winning_cells(position | cell, mask | cell).bit_count() + centre[col] / 2
             out.append(p)
         return out
 
@@ -202,10 +276,29 @@ class ConnectFour(Game):
         return value if player == 1 - (moves & 1) else -value
 
     def heuristic(self, state, player: int) -> float:
-        """Stones in lines still open to their owner, mine minus theirs, within (-0.9, 0.9)."""
-        position, mask, moves, _ = state
+        """Stones in lines still open to their owner, mine minus theirs, within (-0.9, 0.9).
+
+        Equal to ``games.bitboard.open_lines`` over every line of ``connect`` cells, computed
+        for all lines of one direction at once: the start cells of the lines free of the
+        opponent's stones, then how many of each line's cells hold the player's stones.
+        """
+        position, mask, moves = state[0], state[1], state[2]
         first = position if moves & 1 == 0 else position ^ mask  # player 0's stones
-        value = open_lines(first, first ^ mask, self._windows, self.connect)
+        second = first ^ mask
+        board, connect = self._board, self.connect
+        score = 0
+        for d, shifts in zip(self._heuristic_dirs, self._heuristic_shifts):
+            for mine, free in ((first, board ^ second), (second, board ^ first)):
+                starts = free
+                for s in shifts:
+                    starts &= starts >> s
+                if not starts:
+                    continue
+                n = 0
+                for k in range(connect):
+                    n += (starts & (mine >> (k * d))).bit_count()
+                score += n if mine is first else -n
+        value = score * self._heuristic_scale
         return value if player == 0 else -value
 
     def player_name(self, player: int) -> str:
