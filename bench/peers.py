@@ -22,8 +22,8 @@ in turn, so each run's time ratio compares figures measured side by side:
              plies in): our ``mcts`` against OpenSpiel's Python MCTSBot with a
              RandomRolloutEvaluator and the same exploration constant.
 
-Each time is the search alone: our bot's ``choose`` (a fresh bot per run, so a table is
-made on first use, inside the time), OpenSpiel's ``alpha_beta_search`` or ``MCTSBot.step``,
+Each time is the search alone: our bot's ``choose`` (a fresh bot and a fresh game object
+per run, so a table and the game's caches are made inside the time), OpenSpiel's ``alpha_beta_search`` or ``MCTSBot.step``,
 easyAI's ``Negamax`` call. Nodes are counted alike everywhere: the root and every position a search creates. Ours
 by the arena's counter; OpenSpiel's and easyAI's by wrapping their recursive function
 (one call per created position, plus the root) in a separate, untimed search.
@@ -63,10 +63,13 @@ def centre_value(mine: int, theirs: int, rows: int) -> float:
 class CentreConnectFour(ConnectFour):
     """Connect Four scored by ``centre_value`` instead of its own heuristic."""
 
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._centre_column = ((1 << self.rows) - 1) << (self.columns // 2 * (self.rows + 1))
+
     def heuristic(self, state, player: int) -> float:
         position, mask, moves, _ = state  # position: the stones of the player to move
-        h = self.rows + 1
-        centre = ((1 << self.rows) - 1) << (self.columns // 2 * h)
+        centre = self._centre_column
         value = centre_value((position & centre).bit_count(), ((position ^ mask) & centre).bit_count(), self.rows)
         return value if player == moves & 1 else -value
 
@@ -103,15 +106,17 @@ class Contender:
 
 
 def our_search(registry, game, name: str, params: dict, state) -> Callable[[], tuple[float, int, float]]:
-    """A fresh bot for each run (no table carried over) choosing the first move of its game
-    in ``state``; the time is its ``choose`` alone (a table is made there, on first use)."""
+    """A fresh bot and a fresh copy of the game for each run (no table or cache carried
+    over) choosing the first move of its game in ``state``; the time is its ``choose``
+    alone (a table is made there, on first use)."""
 
     def run():
+        fresh = type(game)(**game.params)
         bot = registry.bot(name, **params)
-        bot.new_game(game, game.to_move(state), 1)
+        bot.new_game(fresh, fresh.to_move(state), 1)
         counter = Counter(Budget())
         start = time.perf_counter()
-        decision = bot.choose(game, state, counter)
+        decision = bot.choose(fresh, state, counter)
         return decision.score, counter.nodes, time.perf_counter() - start
 
     return run

@@ -157,8 +157,10 @@ class Search:
                 key = key_of(state)
                 entry = entries.get(key)
                 if entry is not None:
-                    first = entry[3]
-                    deep = entry[0] >= depth
+                    same = entry[6] == state  # not a symmetric image: its move and plan apply
+                    if same:
+                        first = entry[3]
+                        deep = entry[0] >= depth
                     if entry[0] >= depth:
                         bound, v = entry[1], entry[2]
                         if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
@@ -172,13 +174,13 @@ class Search:
                                 alpha = v
                         elif v < beta:
                             beta = v
-                    if depth >= 2:
+                    if depth >= 2 and same:
                         plan = entry[5]  # the game's tactics, kept from an earlier visit
             if plan is None and tactics is not None and depth >= 2:
                 plan = tactics(state)
                 if plan[0] == plan[1]:
                     if entries is not None and len(entries) < size:
-                        entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None)
+                        entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
                     return plan[0]
             if plan is not None:
                 floor, ceiling, moves = plan
@@ -205,6 +207,27 @@ class Search:
             start_alpha = alpha
             best, best_move = -inf, None
             depth -= 1
+            if depth == 0:
+                # the children are leaves: score them here rather than in a call each
+                for move in moves:
+                    child = apply(state, move)
+                    tick()
+                    mover = to_move(child)
+                    if is_terminal(child):
+                        v = utility(child, me) if mover == me else -utility(child, mover)
+                    else:
+                        horizon[0] = True
+                        v = heuristic(child, me) if mover == me else -heuristic(child, mover)
+                    if v > best:
+                        best, best_move = v, move
+                        lines[ply] = (move,)
+                        if v > alpha:
+                            alpha = v
+                            if pruning and alpha >= beta:
+                                if remember is not None:
+                                    remember(move, 1, ply)
+                                break
+                moves = ()
             for i, move in enumerate(moves):
                 child = apply(state, move)
                 tick()
@@ -236,7 +259,7 @@ class Search:
                     if old is None and len(entries) >= size:
                         table.make_room()
                     bound = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-                    entries[key] = (stored, bound, best, best_move, generation, plan)
+                    entries[key] = (stored, bound, best, best_move, generation, plan, state)
             return best
 
         return value

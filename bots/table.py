@@ -8,10 +8,12 @@ SOLVED = 1 << 30
 
 
 class Table:
-    """Search results by position key: ``entries[key] = (depth, bound, value, move, generation, plan)``.
+    """Search results by position key:
+    ``entries[key] = (depth, bound, value, move, generation, plan, state)``.
 
     ``plan`` is what the game's ``tactics`` said of the position (or None), kept so that a
-    position searched again is not analysed again.
+    position searched again is not analysed again. ``state`` is the position stored: with a
+    symmetry-reduced key, an image of it shares the entry's value but not its move or plan.
 
     A dict, so making one costs nothing and a lookup is one hash probe; the full key is
     the dict key, so two positions are never confused. Replacement: within one search an

@@ -16,7 +16,6 @@ index from 0, written as the 1-based column number ("1".."7"), as in Pons's test
 
 from __future__ import annotations
 
-from math import inf
 
 from arena import Game, param
 from games.bitboard import open_lines
@@ -53,6 +52,8 @@ class ConnectFour(Game):
         if self.scoring == "moves":
             top = max(1, self._score_base - self.connect)
             self.bounds = (-top, top)
+        else:
+            self.value_bounds = None  # a win scores 1 whenever it comes: no bounds beyond ``bounds``
         self._bottom = tuple(1 << (c * h) for c in range(self.columns))
         self._top = tuple(1 << (c * h + self.rows - 1) for c in range(self.columns))
         self._top_row = sum(self._top)
@@ -63,7 +64,7 @@ class ConnectFour(Game):
         dirs = (1, h, h - 1, h + 1)  # |, -, \, /
         c = self.connect
         if c <= 4:
-            self._pairs = tuple((d if c >= 2 else 0, d * (c - 2) if c >= 2 else 0) for d in dirs)
+            self._pairs = tuple(x for d in dirs for x in (d if c >= 2 else 0, d * (c - 2) if c >= 2 else 0))
         else:
             self._pairs = None
         steps, have = [], 1
@@ -83,6 +84,11 @@ class ConnectFour(Game):
             tuple(tuple((j - i) * d for j in range(c) if j != i) for i in range(c)) for d in dirs
         )
         self._column_bits = (1 << h) - 1
+        # lanes for scoring several moves in one pass (see _threats_after): the board plus
+        # the longest shift of the four-in-a-row test, 3 * (h + 1)
+        self._lane = self.columns * h + 3 * (h + 1)
+        self._lane_bits = (1 << self._lane) - 1
+        self._lane_repeat = tuple(sum(1 << (i * self._lane) for i in range(n)) for n in range(self.columns + 1))
         self._mirror_shifts = tuple((col * h, (self.columns - 1 - col) * h) for col in range(self.columns))
         self._centre_out = tuple(sorted(range(self.columns), key=lambda col: abs(2 * col - self.columns + 1)))
         self._line_steps = (h, h - 1, h + 1)  # -, \, / (vertical lines are handled apart)
@@ -130,10 +136,19 @@ class ConnectFour(Game):
                 if self._has_line(mover):
                     return (opponent, mask, moves, _WON)
             else:
-                for a, b in pairs:
-                    m = mover & (mover >> a)
-                    if m & (m >> b):
-                        return (opponent, mask, moves, _WON)
+                a, b, c, d, e, f, g, h = pairs
+                m = mover & (mover >> a)
+                if m & (m >> b):
+                    return (opponent, mask, moves, _WON)
+                m = mover & (mover >> c)
+                if m & (m >> d):
+                    return (opponent, mask, moves, _WON)
+                m = mover & (mover >> e)
+                if m & (m >> f):
+                    return (opponent, mask, moves, _WON)
+                m = mover & (mover >> g)
+                if m & (m >> h):
+                    return (opponent, mask, moves, _WON)
         return (opponent, mask, moves, _DRAW if moves == self._cells else _PLAYING)
 
     def _has_line(self, bits: int) -> bool:
@@ -158,9 +173,7 @@ class ConnectFour(Game):
         return code if code < mirrored else mirrored
 
     def value_bounds(self, state, player: int) -> tuple[float, float]:
-        """The lowest and highest value ``player`` (to move) can still get, for the search."""
-        if self.scoring == "win":
-            return (-inf, inf)  # nothing beyond the bounds the window already has
+        """The lowest and highest value ``player`` (to move) can still get ('moves' scoring)."""
         moves = state[2]
         # the mover wins at best with its next stone; the opponent at best with the one after
         best = self._score_base - (moves // 2 + 1)
@@ -180,7 +193,7 @@ class ConnectFour(Game):
                 out |= acc
         return out & self._board & ~mask
 
-    def _winning_cells4(self, p: int, mask: int) -> int:
+    def _winning_cells4(self, p: int, mask: int, board: int | None = None) -> int:
         """``winning_cells`` for lines of four, with a fixed set of shifts (Pascal Pons's
         compute_winning_position, http://blog.gamesolver.org/solving-connect-four/09-anticipate-losing-moves/)."""
         d, e, f = self._line_steps
@@ -197,7 +210,23 @@ class ConnectFour(Game):
         r |= q & ((p << 3 * f) | (p >> f))
         q = (p >> f) & (p >> 2 * f)
         r |= q & ((p << f) | (p >> 3 * f))
-        return r & (self._board ^ mask)
+        return r & ((self._board if board is None else board) ^ mask)
+
+    def _threats_after(self, position: int, mask: int, cells: list[int]) -> list[int]:
+        """For each cell, the number of winning cells the mover has after playing there."""
+        if self.connect != 4:
+            return [self.winning_cells(position | cell, mask).bit_count() for cell in cells]
+        # All cells at once: copy i of the board, with cell i played, sits in lane i of one
+        # big int. Lanes are wide enough that no shift of the line test reaches the board
+        # cells of a neighbouring lane, so one pass of the test serves every move.
+        lane, width = self._lane, self._lane_bits
+        rep = self._lane_repeat[len(cells)]
+        lanes, shift = position * rep, 0
+        for cell in cells:
+            lanes |= cell << shift
+            shift += lane
+        found = self._winning_cells4(lanes, mask * rep, self._board * rep)
+        return [(found >> (i * lane) & width).bit_count() for i in range(len(cells))]
 
     def tactics(self, state) -> tuple[float, float, list | None]:
         """One ply of look-ahead for the search: ``(floor, ceiling, moves)``.
@@ -232,14 +261,11 @@ class ConnectFour(Game):
                 # the mover cannot win, nor the reply, and then the board is full
                 return (0, 0, [col for col in self._centre_out if possible & self._column_masks[col]])
         if moves // 2 + 2 >= self.connect:  # a stone now can make a threat
-            winning_cells, column_masks = self.winning_cells, self._column_masks
-            scored = []
-            for col in self._centre_out:
-                cell = possible & column_masks[col]
-                if cell:
-                    scored.append((-winning_cells(position | cell, mask).bit_count(), len(scored), col))
-            scored.sort()
-            legal = [col for _, _, col in scored]
+            column_masks = self._column_masks
+            cols = [col for col in self._centre_out if possible & column_masks[col]]
+            cells = [possible & column_masks[col] for col in cols]
+            scores = self._threats_after(position, mask, cells)
+            legal = [cols[i] for i in sorted(range(len(cols)), key=lambda i: -scores[i])]
         else:
             legal = [col for col in self._centre_out if possible & self._column_masks[col]]
         if win_scoring:
@@ -248,24 +274,26 @@ class ConnectFour(Game):
 
     def move_priorities(self, state, moves) -> list[float]:
         """Wins at once first, then blocks; moves under an opponent's winning cell last;
-        otherwise by the number of winning cells a move makes, then nearness to the centre."""
+        otherwise nearness to the centre. Cheap, for the last ply of a search, where the
+        children are scored at once; ``tactics`` ranks moves deeper in the tree."""
         position, mask = state[0], state[1]
-        winning_cells, centre, column_masks = self.winning_cells, self._centre, self._column_masks
-        mine_wins = winning_cells(position, mask)
-        their_wins = winning_cells(position ^ mask, mask)
+        centre, column_masks = self._centre, self._column_masks
+        if (state[2] + 1) // 2 < self.connect - 1:  # nobody has stones enough for a threat
+            return [centre[col] for col in moves]
+        mine_wins = self.winning_cells(position, mask)
+        their_wins = self.winning_cells(position ^ mask, mask)
         playable = (mask + self._bottom_row) & self._board
         out = []
         for col in moves:
             cell = playable & column_masks[col]
             if cell & mine_wins:
-                p = 100.0
+                out.append(3.0)
             elif cell & their_wins:
-                p = 50.0
+                out.append(2.0)
             elif (cell << 1) & their_wins:
-                p = -1.0 + centre[col] / 2  # lets the opponent win on top
+                out.append(centre[col] - 1.0)  # lets the opponent win on top
             else:
-                p = winning_cells(position | cell, mask | cell).bit_count() + centre[col] / 2
-            out.append(p)
+                out.append(centre[col])
         return out
 
     def utility(self, state, player: int) -> float:

@@ -47,8 +47,10 @@ class TicTacToe(Game):
         self._through = tuple(tuple(w for w in self._windows if w >> c & 1) for c in range(n))
         most = max(len(t) for t in self._through) + 1
         self._place = tuple(len(t) / most for t in self._through)  # in [0, 1): lines through a cell
+        self._by_place = tuple(sorted(range(n), key=lambda c: -self._place[c]))
         self._symmetries = self._cell_symmetries() if n <= MAX_SYMMETRIC_CELLS else ()
         self._keys: dict = {}  # state -> canonical key, for small boards
+        self._bit_images: dict = {}  # bitboard -> its images under the symmetries
 
     def _cell_symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetries other than the identity, as cell permutations."""
@@ -116,12 +118,52 @@ class TicTacToe(Game):
         if key is None:
             x, o, status = state
             key = state
-            for perm in self._symmetries:
-                other = (_permute(x, perm), _permute(o, perm), status)
-                if other < key:
-                    key = other
+            for xi, oi in zip(self._images(x), self._images(o)):
+                if (xi, oi) < key[:2]:
+                    key = (xi, oi, status)
             self._keys[state] = key
         return key
+
+    def _images(self, bits: int) -> tuple[int, ...]:
+        """``bits`` under each of the board's symmetries (memoised: few bitboards recur)."""
+        images = self._bit_images.get(bits)
+        if images is None:
+            cells = squares(bits)
+            images = self._bit_images[bits] = tuple(
+                sum(1 << perm[c] for c in cells) for perm in self._symmetries
+            )
+        return images
+
+    def tactics(self, state) -> tuple[float, float, list | None]:
+        """One ply of look-ahead for the search: ``(floor, ceiling, moves)``.
+
+        A win at once, or two cells where the opponent would win, settles the value; one
+        such cell must be blocked. Otherwise every empty cell is searched, cells on many
+        lines first. With at most two empty cells and no win at once, the game is drawn.
+        """
+        x, o, _ = state
+        mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
+        empty = self._full & ~(x | o)
+        if self._winning_cells(mine, theirs) & empty:
+            return (1, 1, None)
+        threats = self._winning_cells(theirs, mine) & empty
+        if threats & (threats - 1):
+            return (-1, -1, None)
+        if threats:
+            moves = [threats.bit_length() - 1]
+        else:
+            moves = [c for c in self._by_place if empty >> c & 1]
+        if empty.bit_count() <= 2:
+            return (0, 0, moves)
+        return (-1, 1, moves)
+
+    def _winning_cells(self, mine: int, theirs: int) -> int:
+        """Cells that would complete a line for ``mine`` (occupied ones included)."""
+        out, short = 0, self.k - 1
+        for w in self._windows:
+            if not theirs & w and (mine & w).bit_count() == short:
+                out |= w & ~mine
+        return out
 
     def move_priorities(self, state, moves) -> list[float]:
         """Wins at once (3), then blocks of the opponent's wins (2), then cells on many lines (<1)."""
@@ -191,10 +233,3 @@ class TicTacToe(Game):
                 return r * self.columns + c
         raise self.bad_move_text(text, expected)
 
-
-def _permute(bits: int, perm: tuple[int, ...]) -> int:
-    out = 0
-    for i, j in enumerate(perm):
-        if bits >> i & 1:
-            out |= 1 << j
-    return out

@@ -88,14 +88,14 @@ def test_table_makes_room_keeping_the_current_search(registry):
     table = Table(size=100)
     table.new_search()
     for key in range(80):
-        table.entries[key] = (key % 5, 0, 0.0, None, table.generation, None)
+        table.entries[key] = (key % 5, 0, 0.0, None, table.generation, None, key)
     table.new_search()
     for key in range(80, 100):
-        table.entries[key] = (1, 0, 0.0, None, table.generation, None)
+        table.entries[key] = (1, 0, 0.0, None, table.generation, None, key)
     table.make_room()
     assert set(table.entries) == set(range(80, 100))  # only the older search's entries went
     for key in range(100, 200):
-        table.entries[key] = (key % 7, 0, 0.0, None, table.generation, None)
+        table.entries[key] = (key % 7, 0, 0.0, None, table.generation, None, key)
     table.make_room()
     assert len(table) == 50 and min(e[0] for e in table.entries.values()) >= 3  # the deeper half stays
 
@@ -108,3 +108,43 @@ def test_search_keeps_the_table_within_its_size(registry):
     counter = Counter()
     Search(game, counter, ordering=True, table=table).root(game.initial_state(), 7)
     assert 0 < len(table) <= 500
+
+
+@pytest.mark.parametrize("columns, rows, connect", [(7, 6, 4), (9, 7, 4), (4, 4, 4), (6, 5, 3), (8, 8, 5)])
+def test_tactics_rank_moves_by_the_winning_cells_they_make_then_by_centre(columns, rows, connect):
+    game = ConnectFour(columns=columns, rows=rows, connect=connect)
+    centre_out = sorted(range(columns), key=lambda col: abs(2 * col - columns + 1))
+    checked = 0
+    for state in random_states(game, random.Random(3), games=25):
+        if game.is_terminal(state) or state[2] // 2 + 2 < connect:
+            continue
+        floor, ceiling, moves = game.tactics(state)
+        if floor == ceiling:
+            continue
+        position, mask = state[0], state[1]
+
+        def threats(col):
+            cell = game.apply(state, col)[1] ^ mask
+            return game.winning_cells(position | cell, mask).bit_count()
+
+        assert moves == sorted(moves, key=lambda col: (-threats(col), centre_out.index(col)))
+        checked += 1
+    assert checked > 50
+
+
+def test_a_mirror_image_shares_the_table_value_but_not_its_moves(registry):
+    # Test_L2_R1 line 904 (blog.gamesolver.org test set): score -5 for the side to move.
+    from bots.solver import SolverBot
+
+    game = registry.game("connect4:scoring=moves")
+    line = "6667744167364217437"
+    image = "".join(str(8 - int(c)) for c in line)
+    bot = SolverBot()
+    bot.new_game(game, 0, 1)
+    first = bot.choose(game, game.play(line), Counter())
+    second = bot.choose(game, game.play(image), Counter())  # the same table, now full of the image's entries
+    assert first.score == second.score == -5
+    for decision, moves in ((first, line), (second, image)):
+        state = game.play(moves)
+        assert decision.move in game.legal_moves(state)
+        assert game.play(moves + "".join(game.format_move(m) for m in decision.pv))  # the line replays
