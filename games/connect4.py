@@ -95,6 +95,7 @@ class ConnectFour(Game):
         # the heuristic's directions: connect 1 has one window per cell, not four
         self._heuristic_shifts = self._shifts[:1] if c == 1 else self._shifts
         self._heuristic_dirs = dirs[:1] if c == 1 else dirs
+        self._steps4 = tuple((d, 2 * d, 3 * d) for d in dirs)
         self._heuristic_scale = 0.9 / (len(self._windows) * c) if self._windows else 0.0
 
     def _all_windows(self) -> tuple[int, ...]:
@@ -242,7 +243,7 @@ class ConnectFour(Game):
         base, win_scoring = self._score_base, self.scoring == "win"
         possible = (mask + self._bottom_row) & self._board
         if (moves + 1) // 2 >= self.connect - 1:  # else nobody has stones enough for a threat
-            winning_cells = self.winning_cells
+            winning_cells = self._winning_cells4 if self.connect == 4 else self.winning_cells
             if winning_cells(position, mask) & possible:
                 v = 1 if win_scoring else base - (moves // 2 + 1)
                 return (v, v, None)
@@ -265,7 +266,7 @@ class ConnectFour(Game):
             cols = [col for col in self._centre_out if possible & column_masks[col]]
             cells = [possible & column_masks[col] for col in cols]
             scores = self._threats_after(position, mask, cells)
-            legal = [cols[i] for i in sorted(range(len(cols)), key=lambda i: -scores[i])]
+            legal = [col for _, _, col in sorted(zip([-n for n in scores], range(len(cols)), cols))]
         else:
             legal = [col for col in self._centre_out if possible & self._column_masks[col]]
         if win_scoring:
@@ -315,6 +316,21 @@ class ConnectFour(Game):
         second = first ^ mask
         board, connect = self._board, self.connect
         score = 0
+        if connect == 4:  # the usual game, unrolled
+            f1, f2 = board ^ second, board ^ first
+            for d, d2, d3 in self._steps4:
+                s = f1 & (f1 >> d)
+                s &= s >> d2
+                if s:
+                    score += ((s & first).bit_count() + (s & (first >> d)).bit_count()
+                              + (s & (first >> d2)).bit_count() + (s & (first >> d3)).bit_count())
+                s = f2 & (f2 >> d)
+                s &= s >> d2
+                if s:
+                    score -= ((s & second).bit_count() + (s & (second >> d)).bit_count()
+                              + (s & (second >> d2)).bit_count() + (s & (second >> d3)).bit_count())
+            value = score * self._heuristic_scale
+            return value if player == 0 else -value
         for d, shifts in zip(self._heuristic_dirs, self._heuristic_shifts):
             for mine, free in ((first, board ^ second), (second, board ^ first)):
                 starts = free
