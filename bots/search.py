@@ -208,16 +208,16 @@ class Search:
             best, best_move = -inf, None
             depth -= 1
             if depth == 0:
-                # the children are leaves: score them here rather than in a call each
+                # the children are leaves: score them here rather than in a call each (for
+                # ``me`` directly: utilities and heuristics are zero-sum, see arena.testing)
                 for move in moves:
                     child = apply(state, move)
                     tick()
-                    mover = to_move(child)
                     if is_terminal(child):
-                        v = utility(child, me) if mover == me else -utility(child, mover)
+                        v = utility(child, me)
                     else:
                         horizon[0] = True
-                        v = heuristic(child, me) if mover == me else -heuristic(child, mover)
+                        v = heuristic(child, me)
                     if v > best:
                         best, best_move = v, move
                         lines[ply] = (move,)
