@@ -11,22 +11,32 @@ Three sections, every bot built from its spec through the registry and timed on 
              ``apply``), seconds and nodes per second (medians over the runs), and the
              effective branching factor nodes(d) / nodes(d - 1). Iterative's nodes are
              those of all its iterations up to d.
-  reference  the generic ``alphabeta`` (ordering and table on) against ``reference_search``
-             below, an alpha-beta written for 7x6 Connect Four alone, with the game's own
-             ``heuristic`` at the leaves and the same node count, on the two Connect
-             Four positions: nodes per second, the ratio of time per node (generic /
-             reference) and of time to the depth, run by run side by side. Both must
-             give the same value; the trees differ (the generic search uses the game's
-             move ordering and tactics, the reference the table move, then centre first).
+  reference  the generic ``alphabeta`` against ``reference_search`` (bench/_search_reference.py),
+             alpha-beta written for 7x6 Connect Four alone, on the two Connect Four
+             positions, with two evaluations at the leaves: the game's own ``heuristic``
+             and the centre column of bench/peers.py's ``CentreConnectFour``. First the
+             per-call cost of the game methods the search calls, in the middle game.
+             Then like for like: ``alphabeta:ordering=false,window=infinite`` with the
+             table off and on against the reference in the same mode, which examines the
+             same nodes and gives the same value (checked at every depth): evaluations
+             per node and their cost, time per node and nodes per second of both, and
+             the ratio of time per node, generic / reference. Last, ``alphabeta`` with
+             ordering and table against the reference's own ordering (table move, then
+             centre first): different trees (the generic search uses the game's
+             ``tactics``), the same value; nodes per second and the ratios of time per
+             node and of time to the depth. Each run times the two searches one after
+             the other.
   solve      ``solver`` (strong and weak) on late positions: nodes and seconds to the
              exact value, checked against the known one.
 
 A cell that runs past ``--max-seconds``, or whose time, predicted from the depth before
 it, would, is shown as "—", and so are the deeper ones (the reference search is not
 stopped, only predicted). The targets (from the issue), taken at the deepest depth both
-searches of the reference section complete on each position: the generic search examines
-at least 400,000 nodes per second, and spends at most 1.5 times the reference's time per
-node. ``--quick`` is a smoke run at depths 2-3.
+searches of the reference section complete on each position and evaluation: the generic
+search examines at least 400,000 nodes per second with the table on, and spends at most
+1.5 times the like-for-like reference's time per node. The exit status is 1 when a check
+fails (the reference's nodes or value, the solver's value), whatever the targets.
+``--quick`` is a smoke run at depths 2-3.
 
     python bench/search.py [--runs 3] [--max-seconds 20] [--depths 4-10]
                            [--sections grid,reference,solve] [--quick]
@@ -38,9 +48,16 @@ import argparse
 import statistics
 import sys
 import time
+import timeit
 from dataclasses import dataclass
+from pathlib import Path
 
 from arena import Budget, Counter, get_registry
+
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling modules below
+from _search_reference import MODES, count_evaluations, reference_search  # noqa: E402
+from peers import CentreConnectFour  # noqa: E402
 
 SECTIONS = ("grid", "reference", "solve")
 NODES_PER_SECOND = 400_000
@@ -64,7 +81,6 @@ CONFIGS = (
     ("alphabeta +ordering +table", "alphabeta:depth=none,ordering=true,table=true"),
     ("iterative (table, pvs)", "iterative:table=true,pvs=true"),
 )
-GENERIC = CONFIGS[3][1]
 
 #: (label, game spec, moves, known value for the side to move, in --quick) for the solver.
 SOLVE = (
@@ -191,123 +207,117 @@ def grid(registry, depths: list[int], runs: int, cap: float) -> None:
             sys.stderr.write(f"  {label}: {name} done\n")
 
 
-# A search for 7x6 Connect Four alone, in Pons's bitboard layout: bit 7 * column + row,
-# row 0 at the bottom, the seventh bit of each column always empty.
-_BOTTOM = tuple(1 << (7 * c) for c in range(7))
-_TOP = tuple(1 << (7 * c + 5) for c in range(7))
-_CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
-#: Column order for each table move (-1: none): that column, then centre first.
-_ORDERS = {-1: _CENTRE_FIRST, **{c: (c,) + tuple(x for x in _CENTRE_FIRST if x != c) for c in range(7)}}
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-REFERENCE_COLUMNS = ("depth", "nodes", "s", "n/s", "ref nodes", "ref s", "ref n/s", "per-node ratio", "time ratio")
-WIDTHS = (5, 11, 8, 9, 13, 8, 9, 16, 11)
+#: (header, width) of the reference section's columns.
+COLUMNS = (("search", 8), ("eval", 9), ("depth", 5), ("nodes", 9), ("evals/node", 10), ("eval µs/node", 12),
+           ("µs/node", 7), ("n/s", 9), ("ref nodes", 9), ("ref µs/node", 11), ("ref n/s", 9), ("per-node ratio", 14))
+#: (mode of reference_search, label) of the reference section's searches.
+SEARCHES = (("plain", "no table"), ("table", "table"), ("ordered", "ordered"))
 
 
-def reference_search(state, depth: int, heuristic, alpha: float = -1.0, beta: float = 1.0) -> tuple[float, int]:
-    """Fail-soft alpha-beta of a 7x6 Connect Four state ``(mover's stones, mask, moves, status)``
-    to ``depth``: (value for the side to move, nodes). ``heuristic(state, player)`` scores
-    the leaves; a win is 1, a draw 0. Table move first, then centre first; a dict table
-    keyed by ``position + mask`` (within one search a key is always met at the same depth).
-    """
-    table: dict[int, tuple[int, float, int]] = {}
-    nodes = 1
-
-    def value(position: int, mask: int, moves: int, depth: int, alpha: float, beta: float) -> float:
-        nonlocal nodes
-        if depth == 0:
-            return heuristic((position, mask, moves, 0), moves & 1)
-        key = position + mask
-        entry = table.get(key)
-        first = -1
-        if entry is not None:
-            bound, v, first = entry
-            if bound == _EXACT or (bound == _LOWER and v >= beta) or (bound == _UPPER and v <= alpha):
-                return v
-        start_alpha, best, best_move = alpha, -2.0, -1
-        opponent = position ^ mask
-        for col in _ORDERS[first]:
-            if mask & _TOP[col]:
-                continue
-            child = mask | (mask + _BOTTOM[col])
-            nodes += 1
-            mine = opponent ^ child
-            if moves >= 6 and (
-                (m := mine & (mine >> 7)) & (m >> 14)
-                or (m := mine & (mine >> 1)) & (m >> 2)
-                or (m := mine & (mine >> 6)) & (m >> 12)
-                or (m := mine & (mine >> 8)) & (m >> 16)
-            ):
-                v = 1.0
-            elif moves == 41:
-                v = 0.0
-            else:
-                v = -value(opponent, child, moves + 1, depth - 1, -beta, -alpha)
-            if v > best:
-                best, best_move = v, col
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        table[key] = (_UPPER if best <= start_alpha else _LOWER if best >= beta else _EXACT, best, best_move)
-        return best
-
-    if state[3]:
-        raise ValueError(f"reference_search: the game is over in state {state!r}")
-    return value(state[0], state[1], state[2], depth, alpha, beta), nodes
+def row(cells) -> str:
+    return "  " + " ".join(f"{c:>{w}}" if i > 1 else f"{c:<{w}}" for i, (c, (_, w)) in enumerate(zip(cells, COLUMNS)))
 
 
-def reference(registry, depths: list[int], runs: int, cap: float) -> list[tuple[str, bool]]:
-    """Print the generic search against the reference; return (target, met)."""
-    game = registry.game("connect4")
+def call_costs(games, state, runs: int, number: int) -> dict[str, float]:
+    """Nanoseconds per call (median of timeit repeats of ``number`` calls) of the game methods
+    the generic search calls, in ``state``; printed, and returned by name."""
+    (_, game), (_, centre) = games
+    moves, counter = game.legal_moves(state), Counter(Budget())
+    calls = (("heuristic", game.heuristic, (state, 0)), ("centre", centre.heuristic, (state, 0)),
+             ("apply", game.apply, (state, moves[len(moves) // 2])), ("legal_moves", game.legal_moves, (state,)),
+             ("key", game.key, (state,)), ("is_terminal", game.is_terminal, (state,)),
+             ("to_move", game.to_move, (state,)), ("Counter.tick", counter.tick, ()),
+             ("tactics", game.tactics, (state,)))
+    costs, repeats = {}, max(runs, 5)
+    for name, function, args in calls:
+        names = ("a", "b")[: len(args)]
+        timer = timeit.Timer(f"f({', '.join(names)})", globals={"f": function, **dict(zip(names, args))})
+        costs[name] = statistics.median(timer.repeat(repeats, number)) / number * 1e9
+    print(f"\nns per call in the middle game (median of {repeats} x {number:,} calls): "
+          + "; ".join(f"{name} {ns:,.0f}" for name, ns in costs.items()))
+    return costs
+
+
+def pair(registry, game, mode: str, state, depth: int, runs: int, cap: float) -> Pair | None:
+    """The generic search of ``mode``'s bot spec and ``reference_search`` in that mode, one after
+    the other in each run (the generic first in even runs, the reference in odd ones); None
+    if the generic search ran out of time."""
+    spec, keywords = MODES[mode]
+    generic, ours = [], []
+
+    def ref():
+        start = time.perf_counter()
+        v, n = reference_search(state, depth, game.heuristic, **keywords)
+        ours.append((n, time.perf_counter() - start, v))
+
+    for i in range(runs):
+        if i % 2:
+            ref()
+        g = search_once(registry, game, spec.format(depth=depth), state, Budget(depth=depth, time=cap))
+        if g[3]:
+            return None
+        generic.append(g[:3])
+        if not i % 2:
+            ref()
+    return Pair(*(Cell(x[-1][0], statistics.median(r[1] for r in x), x[-1][2], [r[1] for r in x])
+                  for x in (generic, ours)))
+
+
+def reference(registry, depths: list[int], runs: int, cap: float, quick: bool) -> list[tuple[str, bool, bool]]:
+    """Print the generic search against ``reference_search``; return (what, met or passed, is a check)."""
+    games = (("heuristic", registry.game("connect4")), ("centre", CentreConnectFour()))
+    costs = call_costs(games, games[0][1].play(POSITIONS[1][2]), runs, 2_000 if quick else 100_000)
     verdicts = []
     for label, game_spec, moves in POSITIONS:
         if game_spec != "connect4":
             continue
-        state = game.play(moves)
-        print(f"\n{label}: {GENERIC} against reference_search; median of {runs} runs")
-        print("  " + " ".join(f"{h:>{w}}" for h, w in zip(REFERENCE_COLUMNS, WIDTHS)) + "  value")
-
-        def pair(d):
-            generic, ours = [], []
-            for _ in range(runs):
-                g = search_once(registry, game, GENERIC, state, Budget(depth=d, time=cap))
-                if g[3]:
-                    return None
-                start = time.perf_counter()
-                v, n = reference_search(state, d, game.heuristic, *game.bounds)
-                generic.append(g)
-                ours.append((n, time.perf_counter() - start, v))
-            return Pair(*(Cell(x[-1][0], statistics.median(r[1] for r in x), x[-1][2], [r[1] for r in x])
-                          for x in (generic, ours)))
-
-        cells = deepen(pair, depths, cap)
-        deepest, differ = None, []
-        for d in depths[1:]:
-            p = cells[d]
-            if p is None:
-                print("  " + " ".join(f"{x:>{w}}" for x, w in zip([d] + ["—"] * 8, WIDTHS)))
-                continue
-            c, r = p.generic, p.ref
-            agree = c.value == r.value
-            deepest, differ = d, differ + ([] if agree else [d])
-            shown = [d, f"{c.nodes:,}", f"{c.seconds:.3f}", f"{c.rate:,.0f}", f"{r.nodes:,}", f"{r.seconds:.3f}",
-                     f"{r.rate:,.0f}", f"{p.ratio:.2f}", f"{p.time_ratio:.2f}"]
-            print("  " + " ".join(f"{x:>{w}}" for x, w in zip(shown, WIDTHS)) + f"  {'agree' if agree else 'DIFFER'}"
-                  f" ({c.value:.4f})")
-        if deepest is not None:
-            verdicts.append((f"{label}: reference and generic values agree at every depth"
-                             + (f"; DIFFER at {', '.join(map(str, differ))}" if differ else ""), not differ))
-            p = cells[deepest]
-            rate, ratio = p.generic.rate, p.ratio
-            what = f"{label}, depth {deepest}: generic"
-            verdicts.append((f"{what} {rate:,.0f} nodes/s >= {NODES_PER_SECOND:,}", rate >= NODES_PER_SECOND))
-            verdicts.append((f"{what} time per node {ratio:.2f}x the reference's <= {PER_NODE_RATIO}",
-                             ratio <= PER_NODE_RATIO))
+        print(f"\n{label}: the generic search against reference_search; median of {runs} runs")
+        for mode, short in SEARCHES:
+            print(f"  {short + ':':9} {MODES[mode][0].format(depth='D')}" + (
+                "  DIFFERENT trees: not the target's figure" if mode == "ordered" else "  the same tree"))
+        print(f"  per-node ratio: generic time per node / the reference's (target <= {PER_NODE_RATIO}); "
+              "eval µs/node: evaluations per node x the ns per call above")
+        print(row([h for h, _ in COLUMNS]) + "  check")
+        differ = []
+        for mode, short in SEARCHES:
+            for name, game in games:
+                state = game.play(moves)
+                cells = deepen(lambda d: pair(registry, game, mode, state, d, runs, cap), depths, cap)
+                shown, deepest = [short, name], None
+                for d in depths[1:]:
+                    p, head, shown = cells[d], shown + [d], ["", ""]
+                    if p is None:
+                        print(row(head + ["—"] * 9))
+                        continue
+                    deepest, c, r = d, p.generic, p.ref
+                    same = c.value == r.value and (c.nodes == r.nodes or mode == "ordered")
+                    differ += [] if same else [f"{short} {name} d={d}"]
+                    if mode == "ordered":  # the reference's evaluations are not the generic search's
+                        check = f"values agree; time ratio {p.time_ratio:.2f}" if same else "VALUES DIFFER"
+                        evals = "—", "—"
+                    else:
+                        check = "nodes equal" if same else "DIFFER"
+                        n = count_evaluations(state, d, game.heuristic, **MODES[mode][1]) / r.nodes
+                        evals = f"{n:.2f}", f"{n * costs[name] / 1000:.2f}"
+                    print(row(head + [f"{c.nodes:,}", *evals,
+                                      f"{1e6 / c.rate:.2f}", f"{c.rate:,.0f}", f"{r.nodes:,}", f"{1e6 / r.rate:.2f}",
+                                      f"{r.rate:,.0f}", f"{p.ratio:.2f}"]) + f"  {check} ({c.value:.4f})")
+                if deepest is None:
+                    continue
+                p, what = cells[deepest], f"{label}, {short}, {name}, depth {deepest}"
+                if mode != "ordered":
+                    verdicts.append((f"{what}: time per node {p.ratio:.2f}x the reference's <= {PER_NODE_RATIO}",
+                                     p.ratio <= PER_NODE_RATIO, False))
+                if mode != "plain":
+                    verdicts.append((f"{what}: generic {p.generic.rate:,.0f} nodes/s >= {NODES_PER_SECOND:,}",
+                                     p.generic.rate >= NODES_PER_SECOND, False))
+        verdicts.append((f"{label}: the same nodes and value as the reference (ordered: the same value) at every"
+                         " depth" + (f"; DIFFER: {', '.join(differ)}" if differ else ""), not differ, True))
     return verdicts
 
 
-def solve(registry, runs: int, cap: float, quick: bool) -> list[tuple[str, bool]]:
-    """Print the solver's nodes and time on the late positions; return (check, passed)."""
+def solve(registry, runs: int, cap: float, quick: bool) -> list[tuple[str, bool, bool]]:
+    """Print the solver's nodes and time on the late positions; return (check, passed, True)."""
     verdicts = []
     print(f"\nsolver, exact values of late positions; median of {runs} runs")
     print(f"  {'':36} {'known':>5}   {'nodes':>10} {'s':>8} {'n/s':>9} {'value':>6}   "
@@ -328,10 +338,10 @@ def solve(registry, runs: int, cap: float, quick: bool) -> list[tuple[str, bool]
         if strong is None or strong.value is None:
             continue
         if known is not None:
-            verdicts.append((f"solver: {label} value {strong.value:g} == {known}", strong.value == known))
+            verdicts.append((f"solver: {label} value {strong.value:g} == {known}", strong.value == known, True))
         if sign is not None:
             same = sign == (strong.value > 0) - (strong.value < 0)
-            verdicts.append((f"solver: {label} weak sign agrees with the strong value", same))
+            verdicts.append((f"solver: {label} weak sign agrees with the strong value", same, True))
     return verdicts
 
 
@@ -370,16 +380,16 @@ def main(argv=None) -> int:
     if "grid" in sections:
         grid(registry, depths, args.runs, args.max_seconds)
     if "reference" in sections:
-        verdicts += reference(registry, depths, args.runs, args.max_seconds)
+        verdicts += reference(registry, depths, args.runs, args.max_seconds, args.quick)
     if "solve" in sections:
         verdicts += solve(registry, args.runs, args.max_seconds, args.quick)
     if verdicts:
         print("\ntargets and checks:")
-        for what, ok in verdicts:
-            print(f"  {'met    ' if ok else 'NOT met'}  {what}")
+        for what, ok, check in verdicts:
+            print(f"  {('passed ' if ok else 'FAILED ') if check else ('met    ' if ok else 'NOT met')}  {what}")
     rerun = "--quick" if args.quick else f"--runs {args.runs} --max-seconds {args.max_seconds:g} --depths {args.depths}"
     print(f"\nrerun: python bench/search.py {rerun} --sections {','.join(sections)}")
-    return 0
+    return 1 if any(check and not ok for _, ok, check in verdicts) else 0
 
 
 if __name__ == "__main__":
