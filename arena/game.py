@@ -22,7 +22,11 @@ class Game(Configurable):
 
     Subclasses set ``name``, ``description`` and ``bounds`` and implement the methods
     below. ``heuristic`` must stay strictly inside ``bounds`` so that a proven result
-    always outranks an estimate.
+    always outranks an estimate, and be zero-sum like ``utility``.
+
+    The search bots also use these methods when a game defines them (see bots/search.py):
+    ``key(state)``, ``tactics(state)``, ``move_priorities(state, moves)`` and
+    ``value_bounds(state, player)``.
     """
 
     kind: typing.ClassVar[str] = "game"
