@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import typing
 from dataclasses import dataclass
-from typing import Any
 
 from arena.budget import Counter
 from arena.errors import ParameterError
@@ -27,6 +26,21 @@ class Decision:
     """Principal variation: the expected line of play, starting with ``move``."""
 
 
+class _GameRandom:
+    """``Bot.rng``: a random.Random seeded with the game's seed, made on first use.
+
+    Seeding a Mersenne Twister costs about as much as a fast bot's whole game, so a bot
+    that draws no random number in a game does not pay for it. Assigning ``self.rng``
+    replaces it for the current game.
+    """
+
+    def __get__(self, bot, owner=None):
+        if bot is None:
+            return self
+        rng = bot.__dict__["rng"] = random.Random(bot.__dict__.get("_rng_seed", 0))
+        return rng
+
+
 class Bot(Configurable):
     """A player. Subclasses set ``name`` and ``description`` and implement ``choose``.
 
@@ -39,9 +53,8 @@ class Bot(Configurable):
     interactive: typing.ClassVar[bool] = False
     """True for bots driven by a person (never given a budget, not for tournaments)."""
 
-    def __init__(self, **params: Any):
-        super().__init__(**params)
-        self.rng = random.Random(0)
+    rng = _GameRandom()
+    """This game's random generator (``random.Random``), seeded by ``new_game`` (0 before)."""
 
     def suitable(self, game: Game) -> str | None:
         """Why this bot cannot play ``game``, or None if it can. Checked at set-up."""
@@ -55,7 +68,8 @@ class Bot(Configurable):
 
     def new_game(self, game: Game, player: int, seed: int) -> None:
         """Called before each game. The default reseeds ``self.rng``; override to clear tables."""
-        self.rng = random.Random(seed)
+        self._rng_seed = seed
+        self.__dict__.pop("rng", None)  # the next use of self.rng makes a generator with this seed
 
     def choose(self, game: Game, state: State, budget: Counter) -> Move | Decision:
         """Pick a move in ``state``.

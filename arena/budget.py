@@ -59,8 +59,13 @@ class Budget:
         return cls(**values)
 
     def __str__(self):
-        parts = [f"{k}={getattr(self, k):g}" for k in ("nodes", "time", "depth") if getattr(self, k) is not None]
-        return ",".join(parts) or "none"
+        try:
+            return self.__dict__["_text"]  # the referee writes it into every game record
+        except KeyError:
+            parts = [f"{k}={getattr(self, k):g}" for k in ("nodes", "time", "depth") if getattr(self, k) is not None]
+            text = ",".join(parts) or "none"
+            object.__setattr__(self, "_text", text)
+            return text
 
     @property
     def unlimited(self) -> bool:
@@ -74,9 +79,10 @@ class BudgetExhausted(Exception):
 class Counter:
     """Counts the nodes of one move's search and stops it at the budget's limits.
 
-    The arena makes one per move and reads ``nodes`` afterwards: the count belongs to
-    the arena, not the bot. ``tick()`` counts one position; once the node limit or the
-    deadline is reached it raises BudgetExhausted instead (and keeps doing so).
+    The arena starts one per move (a new one, or ``reset()`` of the last) and reads
+    ``nodes`` afterwards: the count belongs to the arena, not the bot. ``tick()`` counts
+    one position; once the node limit or the deadline is reached it raises
+    BudgetExhausted instead (and keeps doing so).
     """
 
     __slots__ = ("budget", "nodes", "depth", "started", "deadline", "_node_limit", "_stop_at", "_clock")
@@ -93,6 +99,26 @@ class Counter:
         self.deadline = self.started + budget.time if budget.time is not None else None
         self._node_limit = budget.nodes if budget.nodes is not None else sys.maxsize
         self._stop_at = self._next_stop()
+
+    def reset(self) -> float:
+        """Start a new move under the same budget: zero the count, restart the clock.
+
+        Returns the start time. Cheaper than a new Counter, and every limit is taken
+        afresh from ``budget``.
+        """
+        budget = self.budget
+        self.nodes = 0
+        self.depth = budget.depth
+        self.started = started = self._clock()
+        limit = budget.nodes
+        self._node_limit = sys.maxsize if limit is None else limit
+        if budget.time is None:
+            self.deadline = None
+            self._stop_at = self._node_limit
+        else:
+            self.deadline = started + budget.time
+            self._stop_at = min(self._node_limit, TIME_CHECK_INTERVAL)
+        return started
 
     def _next_stop(self) -> int:
         if self.deadline is None:

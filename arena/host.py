@@ -3,10 +3,10 @@
 Started by ``arena.isolation`` as ``python -m arena.host FD``. The host caps its own
 memory and output, dies with its parent, and answers one request at a time:
 
-    ("bot", spec)                       build a fresh bot
-    ("new_game", game_spec, player, seed)
-    ("choose", state, budget)           -> ("move", Decision, nodes)
+    ("start", spec, game_spec, player, seed)    build a fresh bot; start a game -> ("ok",)
+    ("choose", state, budget)                   -> ("move", move or Decision, nodes)
 
+``budget`` is None when it is the one of the move before (it is sent once per game).
 Any other answer names a fault: ("error", text, nodes), ("memory", text, nodes) or
 ("output", text, nodes). stdout and stderr go to a file the referee truncates each game.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import importlib
 import os
 import pickle
 import resource
@@ -61,53 +60,56 @@ def serve(conn: Connection) -> None:
     sys.path[:] = setup["sys_path"]
     from arena.bot import Decision
     from arena.budget import Counter
-    from arena.plugins import get_registry
+    from arena.worker import fresh_game, registry_for
 
-    registry = get_registry(plugins=[importlib.import_module(m) for m in setup["plugins"]])
+    plugins = tuple(setup["plugins"])
+    registry = registry_for(plugins)
     output_limit = setup["output_limit"]
     _limit(resource.RLIMIT_FSIZE, output_limit)
     _limit(resource.RLIMIT_AS, setup["memory_limit"])
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     conn.send(("ready",))
-    bot = game = None
+    bot = game = counter = None
     while True:
         try:
             request = conn.recv()
         except EOFError:
             return
-        kind, counter = request[0], None
+        kind, active = request[0], None  # active: the counter of a move under way
         try:
-            if kind == "bot":
-                bot = game = None
-                bot = registry.bot(request[1])
-                answer = ("ok",)
-            elif kind == "new_game":
-                _, spec, player, seed = request
-                game = registry.game(spec)  # fresh each game: nothing a bot did to the last one carries over
+            if kind == "start":
+                _, spec, game_spec, player, seed = request
+                bot = game = counter = None
+                bot = registry.bot(spec)
+                game = fresh_game(game_spec, plugins)  # a copy per game, as in the worker
                 bot.new_game(game, player, seed)
                 answer = ("ok",)
             else:
                 _, state, budget = request
-                counter = Counter(budget)
+                if budget is not None or counter is None:
+                    counter = Counter(budget)
+                else:
+                    counter.reset()
+                active = counter
                 chosen = bot.choose(game, state, counter)
-                decision = chosen if isinstance(chosen, Decision) else Decision(chosen)
-                answer = ("move", decision, counter.nodes)
+                answer = ("move", chosen, counter.nodes)
         except MemoryError:
-            answer = ("memory", "MemoryError", _nodes(counter))
+            answer = ("memory", "MemoryError", _nodes(active))
         except BaseException as exc:  # a bot may raise anything, SystemExit included
             if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
-                answer = ("output", _output_text(output_limit), _nodes(counter))
+                answer = ("output", _output_text(output_limit), _nodes(active))
             else:
                 text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                answer = ("error", text, _nodes(counter))
+                answer = ("error", text, _nodes(active))
         if _flush_failed() or os.fstat(1).st_size >= output_limit:
-            answer = ("output", _output_text(output_limit), _nodes(counter))
+            answer = ("output", _output_text(output_limit), _nodes(active))
         try:
             conn.send(answer)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            move = Unsendable(f"<unsendable {type(answer[1].move).__name__}: {exc}>")
-            conn.send(("move", Decision(move), answer[2]))
+            chosen = answer[1]
+            move = chosen.move if isinstance(chosen, Decision) else chosen
+            conn.send(("move", Unsendable(f"<unsendable {type(move).__name__}: {exc}>"), answer[2]))
 
 
 def _nodes(counter) -> int:

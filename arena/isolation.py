@@ -200,6 +200,7 @@ class RemoteBot:
         self.limits = limits
         self.pool = pool or host_pool()
         self.host: HostProcess | None = None
+        self._budget = None  # the budget the host holds for this game
 
     def suitable(self, game: Game) -> str | None:
         return None  # checked by the tournament at set-up, with a local instance
@@ -208,14 +209,16 @@ class RemoteBot:
         self.release()
         self.host = self.pool.acquire(self.spec, self.plugins, self.limits)
         self.host.new_game()
-        watchdog = self.limits.watchdog
-        self._check(self.host.call(("bot", self.spec), watchdog, "build the bot"))
-        self._check(self.host.call(("new_game", game.spec, player, seed), watchdog, "start a game"))
+        self._budget = None
+        request = ("start", self.spec, game.spec, player, seed)  # one round trip: build the bot, start the game
+        self._check(self.host.call(request, self.limits.watchdog, "start a game"))
 
     def choose(self, game: Game, state, budget: Counter):
-        limit = budget.budget.time
-        timeout = self.limits.watchdog if limit is None else limit + self.limits.time_margin
-        answer = self.host.call(("choose", state, budget.budget), timeout, "move")
+        limits = budget.budget
+        timeout = self.limits.watchdog if limits.time is None else limits.time + self.limits.time_margin
+        sent = None if limits is self._budget else limits  # the host keeps the budget of the last move
+        self._budget = limits
+        answer = self.host.call(("choose", state, sent), timeout, "move")
         budget.nodes = answer[2] if len(answer) > 2 else 0
         if answer[0] == "move":
             return answer[1]

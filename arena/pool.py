@@ -1,10 +1,20 @@
-"""Worker processes that play scheduled games; a worker that dies is replaced and its game replayed."""
+"""Worker processes that play scheduled games; a worker that dies is replaced and its games replayed.
+
+Games go to a worker in chunks, each about ``CHUNK_SECONDS`` of play, and each worker
+holds ``IN_FLIGHT`` chunks so that it never waits for the parent between two. A worker
+reports the games it has finished at the end of each chunk, or sooner once
+``REPORT_SECONDS`` have passed since its last report: fast games share a message, and a
+slow game is reported as soon as it ends.
+"""
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
+import time
 import traceback
+from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Iterator, Sequence
@@ -13,6 +23,14 @@ from arena.tournament import ScheduledGame
 
 #: Times a game is started before a dying worker makes the runner give it up.
 MAX_ATTEMPTS = 3
+#: Seconds of play in one chunk of games sent to a worker.
+CHUNK_SECONDS = 0.02
+#: Most games in one chunk.
+MAX_CHUNK = 256
+#: Chunks a worker holds at once: the one it plays and the next.
+IN_FLIGHT = 2
+#: Longest a worker keeps finished games before it reports them, in seconds.
+REPORT_SECONDS = 0.05
 
 
 @dataclass
@@ -23,74 +41,143 @@ class Failure:
     message: str
 
 
-def _worker(conn, plugins: tuple[str, ...], parent: int) -> None:
+def _worker(conn, plugins: tuple[str, ...], prepare, parent: int, playing) -> None:
+    """Play chunks of games; report ``(outcomes, seconds, chunk done)``.
+
+    ``playing`` (shared memory) holds the index of the game being played, -1 between
+    games: if this process dies, the parent knows which game killed it.
+    """
     from arena.host import die_with_parent
-    from arena.worker import ignore_interrupts, play_scheduled
+    from arena.worker import ignore_interrupts, play_prepared
 
     ignore_interrupts()
     die_with_parent(parent)
+    clock = time.perf_counter
     while True:
         try:
-            task = conn.recv()
+            chunk = conn.recv()
         except EOFError:
             return
-        try:
-            conn.send(("ok", play_scheduled(task, plugins)))
-        except Exception as exc:
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            conn.send(("error", task.index, detail, traceback.format_exc()))
+        outcomes, reported = [], clock()
+        for i, task in enumerate(chunk):
+            playing.value = task.index
+            try:
+                outcomes.append(("ok", play_prepared(task, plugins, prepare)))
+            except Exception as exc:
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                outcomes.append(("error", task.index, detail, traceback.format_exc()))
+            playing.value = -1
+            now = clock()
+            if i + 1 == len(chunk) or now - reported >= REPORT_SECONDS:
+                conn.send((outcomes, now - reported, i + 1 == len(chunk)))
+                outcomes, reported = [], now
 
 
 class _Slot:
-    def __init__(self, context, plugins):
+    """One worker process, the chunks sent to it, and the games of those it has not reported."""
+
+    size = 1
+    """Games in its next chunk: one at first, then about CHUNK_SECONDS of play."""
+    per_game = math.inf
+    """Seconds a game took in its last report."""
+
+    def __init__(self, context, plugins, prepare):
         self.conn, theirs = context.Pipe()
-        self.proc = context.Process(target=_worker, args=(theirs, plugins, os.getpid()), daemon=True)
+        self.playing = context.RawValue("q", -1)
+        args = (theirs, plugins, prepare, os.getpid(), self.playing)
+        self.proc = context.Process(target=_worker, args=args, daemon=True)
         self.proc.start()
         theirs.close()
-        self.task: ScheduledGame | None = None
+        self.chunks: deque[int] = deque()  # the size of each chunk sent and not yet done, oldest first
+        self.unreported: dict[int, ScheduledGame] = {}  # in the order sent
 
 
 class WorkerPool:
-    """``jobs`` worker processes, each playing one game at a time."""
+    """``jobs`` worker processes, each playing one game at a time.
 
-    def __init__(self, jobs: int, plugins: tuple[str, ...]):
+    A worker returns ``prepare(index, pairing, record)`` for each game (see
+    ``arena.worker.play_prepared``); ``prepare`` must be a module-level function.
+    """
+
+    def __init__(self, jobs: int, plugins: tuple[str, ...], prepare):
         self.context = multiprocessing.get_context("spawn")
-        self.plugins = plugins
-        self.slots = [_Slot(self.context, plugins) for _ in range(jobs)]
+        self.plugins, self.prepare = plugins, prepare
+        self.slots = [_Slot(self.context, plugins, prepare) for _ in range(jobs)]
 
     def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, object] | Failure]:
-        """Yield ``(index, record)`` for each game as it finishes, or a Failure."""
-        queue = list(reversed(tasks))
-        attempts: dict[int, int] = {}
-        while queue or any(s.task for s in self.slots):
-            for slot in self.slots:
-                if slot.task is None and queue:
-                    slot.task = queue.pop()
-                    attempts[slot.task.index] = attempts.get(slot.task.index, 0) + 1
-                    slot.conn.send(slot.task)
-            busy = [s for s in self.slots if s.task is not None]
+        """Yield ``(index, prepared)`` for each game as it is reported, or a Failure."""
+        queue = deque(tasks)
+        deaths: dict[int, int] = {}
+        while queue or any(s.unreported for s in self.slots):
+            for i, slot in enumerate(self.slots):
+                if queue and not slot.unreported and not slot.proc.is_alive():
+                    self._replace(i)  # died between chunks, with nothing in flight
+                    slot = self.slots[i]
+                # a slow game gains nothing from a second chunk waiting behind it, and would
+                # hold it back from an idle worker at the end of the run
+                in_flight = IN_FLIGHT if slot.per_game < CHUNK_SECONDS else 1
+                while queue and len(slot.chunks) < in_flight:
+                    self._send(slot, queue)
+            busy = [s for s in self.slots if s.unreported]
             ready = wait([s.conn for s in busy] + [s.proc.sentinel for s in busy])
             for i, slot in enumerate(self.slots):
-                if slot.task is None or (slot.conn not in ready and slot.proc.sentinel not in ready):
+                if not slot.unreported or (slot.conn not in ready and slot.proc.sentinel not in ready):
                     continue
                 try:
-                    answer = slot.conn.recv() if slot.conn.poll() else None
+                    while slot.conn.poll():
+                        outcomes, seconds, chunk_done = slot.conn.recv()
+                        if outcomes:
+                            # chunks grow at most twofold, so that one slow first game (imports,
+                            # tables) or one fast one does not set the size alone
+                            slot.per_game = seconds / len(outcomes)
+                            size = int(CHUNK_SECONDS / max(slot.per_game, 1e-6))
+                            slot.size = max(1, min(size, 2 * slot.size, MAX_CHUNK))
+                        yield from self._reported(slot, outcomes, chunk_done)
+                    if slot.proc.is_alive() or not slot.unreported:
+                        continue
                 except (EOFError, OSError):
-                    answer = None
-                if answer is None:  # the worker died with the game in flight
-                    task, slot.task = slot.task, None
-                    code = slot.proc.exitcode
-                    self.slots[i] = _Slot(self.context, self.plugins)
-                    if attempts[task.index] < MAX_ATTEMPTS:
-                        queue.append(task)
-                    else:
-                        yield Failure(task.index, f"its worker process died {MAX_ATTEMPTS} times (last exit code {code})")
-                elif answer[0] == "ok":
-                    slot.task = None
-                    yield answer[1]
-                else:
-                    slot.task = None
-                    yield Failure(answer[1], f"the referee failed: {answer[2]}")
+                    pass
+                # the worker died with games unreported: replay them all, but only the game
+                # it was playing (or, between games, the next one) counts the death
+                culprit = slot.playing.value
+                if culprit not in slot.unreported:
+                    culprit = next(iter(slot.unreported))
+                code = slot.proc.exitcode
+                queue.extendleft(reversed(slot.unreported.values()))
+                self._replace(i)
+                deaths[culprit] = deaths.get(culprit, 0) + 1
+                if deaths[culprit] >= MAX_ATTEMPTS:
+                    queue.remove(next(t for t in queue if t.index == culprit))
+                    yield Failure(culprit, f"its worker process died {MAX_ATTEMPTS} times (last exit code {code})")
+
+    def _send(self, slot: _Slot, queue: deque) -> None:
+        """Send the next chunk: about CHUNK_SECONDS of play, and never more than an even
+        share of what is left, so that the workers finish together."""
+        share = math.ceil(len(queue) / (IN_FLIGHT * len(self.slots)))
+        chunk = [queue.popleft() for _ in range(min(slot.size, share))]
+        slot.chunks.append(len(chunk))
+        slot.unreported.update((t.index, t) for t in chunk)
+        try:
+            slot.conn.send(chunk)
+        except OSError:  # the worker is dead: the loop notices, and replays the chunk
+            pass
+
+    def _reported(self, slot: _Slot, outcomes: list, chunk_done: bool) -> Iterator:
+        for outcome in outcomes:
+            if outcome[0] == "ok":
+                slot.unreported.pop(outcome[1][0], None)
+                yield outcome[1]
+            else:
+                slot.unreported.pop(outcome[1], None)
+                yield Failure(outcome[1], f"the referee failed: {outcome[2]}")
+        if chunk_done:
+            slot.chunks.popleft()
+
+    def _replace(self, i: int) -> None:
+        old = self.slots[i]
+        old.conn.close()
+        old.proc.join(timeout=1)
+        self.slots[i] = _Slot(self.context, self.plugins, self.prepare)
 
     def close(self, abort: bool = False) -> None:
         for slot in self.slots:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Callable, Sequence
 
@@ -16,6 +15,11 @@ DEFAULT_TIME_MARGIN = 0.1
 
 Observer = Callable[[State, MoveRecord], None]
 
+_UNLIMITED = Budget()
+_MASK = (1 << 64) - 1
+_FAST_TYPES = (int, str, tuple)
+_new_move = tuple.__new__  # MoveRecord from a tuple, without its __new__ written in Python
+
 
 class BotFault(Exception):
     """Raised by a supervised bot (see arena.isolation): why it loses, in words."""
@@ -28,8 +32,15 @@ class BotFault(Exception):
 
 
 def bot_seed(seed: int, player: int) -> int:
-    """The seed a player's bot gets for a game played with ``seed``."""
-    return random.Random(f"{seed}/{player}").getrandbits(63)
+    """The seed a player's bot gets for a game played with ``seed``: 63 well-mixed bits.
+
+    SplitMix64's finalizer (a bijection on 64 bits) of the seed offset by the player:
+    a few integer operations, where seeding a random.Random costs microseconds.
+    """
+    z = (seed + (player + 1) * 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (z ^ (z >> 31)) >> 1
 
 
 def play_game(
@@ -49,9 +60,9 @@ def play_game(
     move or overruns its time budget by more than ``time_margin`` loses the game at once
     with the game's lowest utility, and the record says why.
     """
-    names = tuple(names or (b.spec for b in bots))
-    budgets = tuple(budgets or (Budget(), Budget()))
-    state = game.play(opening)
+    names = tuple(names) if names else tuple(b.spec for b in bots)
+    budgets = tuple(budgets) if budgets else (_UNLIMITED, _UNLIMITED)
+    state = game.play(opening) if opening else game.initial_state()
     moves: list[MoveRecord] = []
 
     def forfeit(player: int, why: Termination, message: str) -> GameRecord:
@@ -67,49 +78,59 @@ def play_game(
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} failed to start a game: {_describe(exc)}")
 
+    counters = (Counter(budgets[0]), Counter(budgets[1]))  # one per player, reset every move
+    # the longest a move may take, margin included (None: no time budget, or a person)
+    longest = tuple(
+        None if budget.time is None or getattr(bot, "interactive", False) else budget.time + time_margin
+        for budget, bot in zip(budgets, bots)
+    )
+    texts: dict = {}  # move -> game.format_move(move), which depends on the move alone
+    clock = time.perf_counter
+    ply = len(opening)
     while not game.is_terminal(state):
-        ply = len(opening) + len(moves)
         player = game.to_move(state)
         legal = game.legal_moves(state)
-        counter = Counter(budgets[player])
-        start = time.perf_counter()
+        counter = counters[player]
+        start = counter.reset()
         try:
             answer = bots[player].choose(game, state, counter)
         except BotFault as fault:
             return forfeit(player, fault.termination, f"{names[player]!r} {fault.verb} at ply {ply}: {fault.detail}")
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} crashed at ply {ply}: {_describe(exc)}")
-        seconds = time.perf_counter() - start
-        decision = answer if isinstance(answer, Decision) else Decision(answer)
-        index = _find(legal, decision.move)
+        seconds = clock() - start
+        if isinstance(answer, Decision):
+            move, depth, score, pv = answer.move, answer.depth, answer.score, answer.pv
+        else:
+            move, depth, score, pv = answer, None, None, ()
+        index = _index(legal, move)
         if index is None:
             shown = ", ".join(game.format_move(m) for m in legal)
             return forfeit(
                 player,
                 Termination.ILLEGAL_MOVE,
-                f"illegal move {decision.move!r} by {names[player]!r} in {game.name} at ply {ply}; "
-                f"legal: {shown}",
+                f"illegal move {move!r} by {names[player]!r} in {game.name} at ply {ply}; legal: {shown}",
             )
         move = legal[index]  # the game's own value, whatever equal-comparing object came back
-        limit = budgets[player].time
-        if limit is not None and not bots[player].interactive and seconds > limit + time_margin:
+        limit = longest[player]
+        if limit is not None and seconds > limit:
             return forfeit(
                 player,
                 Termination.TIMEOUT,
-                f"{names[player]!r} took {seconds:.3f}s at ply {ply}; budget {limit:g}s + margin {time_margin:g}s",
+                f"{names[player]!r} took {seconds:.3f}s at ply {ply}; "
+                f"budget {budgets[player].time:g}s + margin {time_margin:g}s",
             )
-        record = MoveRecord(
-            ply=ply,
-            player=player,
-            move=game.format_move(move),
-            nodes=counter.nodes,
-            seconds=seconds,
-            depth=decision.depth,
-            score=decision.score,
-            pv=_format_pv(game, decision.pv),
-        )
+        try:
+            text = texts[move]
+        except KeyError:
+            text = texts[move] = game.format_move(move)
+        except TypeError:  # an unhashable move
+            text = game.format_move(move)
+        pv = _format_pv(game, pv) if pv else ()
+        record = _new_move(MoveRecord, (ply, player, text, counter.nodes, seconds, depth, score, pv))
         moves.append(record)
         state = game.apply(state, move)
+        ply += 1
         if observer is not None:
             observer(state, record)
 
@@ -125,13 +146,31 @@ def _record(game, names, budgets, seed, opening, moves, utilities, termination, 
         players=(names[0], names[1]),
         budgets=(str(budgets[0]), str(budgets[1])),
         seed=seed,
-        opening=tuple(m if isinstance(m, str) else game.format_move(m) for m in opening),
+        opening=tuple(m if isinstance(m, str) else game.format_move(m) for m in opening) if opening else (),
         moves=tuple(moves),
         utilities=utilities,
         termination=termination,
         loser=loser,
         message=message,
     )
+
+
+def _index(legal: Sequence, move) -> int | None:
+    """Index of ``move`` among the legal moves, matching type as well as value.
+
+    For ints, strings and tuples, ``legal.index`` finds it in C; the scan in Python is
+    for other types, and for an equal value of another type (``1.0`` or ``True`` for 1).
+    """
+    if type(move) in _FAST_TYPES:
+        try:
+            i = legal.index(move)
+        except ValueError:
+            return None
+        except Exception:
+            return _find(legal, move)
+        if type(legal[i]) is type(move):
+            return i
+    return _find(legal, move)
 
 
 def _find(legal: Sequence, move) -> int | None:

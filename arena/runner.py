@@ -13,10 +13,10 @@ from arena.config import RunSettings
 from arena.errors import ArenaError
 from arena.isolation import host_pool
 from arena.pool import Failure, WorkerPool
-from arena.records import GameRecord
-from arena.tournament import ScheduledGame, TournamentConfig, make_schedule
-from arena.worker import play_scheduled, registry_for
+from arena.tournament import ScheduledGame, TournamentConfig, make_schedule, validate
+from arena.worker import play_prepared, registry_for
 from results.store import Store, Tournament
+from results.writer import GameRows, GameWriter, game_rows
 
 
 @dataclass
@@ -40,22 +40,26 @@ class RunResult:
 
 
 class LocalExecutor:
-    """Plays games in this process (one job) or in a pool of worker processes."""
+    """Plays games in this process (one job) or in a pool of worker processes.
+
+    Executors yield ``(index, game_rows(...))`` for each game, laid out where it was played.
+    """
 
     def __init__(self, jobs: int, plugins: tuple[str, ...]):
         self.jobs = jobs
         self.plugins = plugins
-        self.pool: WorkerPool | None = None
+        # started at once: the workers boot (a Python start and the imports, ~0.3 s) while
+        # the runner makes the schedule
+        self.pool = WorkerPool(jobs, plugins, game_rows) if jobs > 1 else None
 
-    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRecord] | Failure]:
-        if self.jobs == 1 or len(tasks) <= 1:
+    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRows] | Failure]:
+        if self.pool is None or len(tasks) <= 1:
             for task in tasks:
                 try:
-                    yield play_scheduled(task, self.plugins)
+                    yield play_prepared(task, self.plugins, game_rows)
                 except Exception as exc:
                     yield Failure(task.index, f"the referee failed: {type(exc).__name__}: {exc}")
             return
-        self.pool = WorkerPool(min(self.jobs, len(tasks)), self.plugins)
         yield from self.pool.run(tasks)
 
     def close(self, abort: bool = False) -> None:
@@ -92,10 +96,10 @@ class DaskExecutor:
             self.close()
             raise ArenaError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
 
-    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRecord]]:
+    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRows] | Failure]:
         if not tasks:
             return
-        futures = self.client.map(play_scheduled, tasks, plugins=self.plugins, pure=False)
+        futures = self.client.map(play_prepared, tasks, plugins=self.plugins, prepare=game_rows, pure=False)
         index = {f.key: t.index for f, t in zip(futures, tasks)}
         for future in self.distributed.as_completed(futures):
             try:
@@ -135,49 +139,62 @@ class Leaderboard:
 def run_tournament(
     config: TournamentConfig, run: RunSettings, *, plugins: Sequence[str] = (), registry=None
 ) -> RunResult:
-    """Play every game of ``config`` not yet in the database; store each as it finishes.
+    """Play every game of ``config`` not yet in the database, and store them.
 
-    Ctrl-C stops the run and keeps every finished game; running again resumes.
-    ``plugins`` names extra plugin modules that workers import too.
+    Games are committed in batches (see results.writer). Ctrl-C stops the run and keeps
+    every finished game; running again resumes (after SIGKILL too: games finished since
+    the last commit are played again). ``plugins`` names extra plugin modules that
+    workers import too.
     """
     plugins = tuple(plugins)
     registry = registry or registry_for(plugins)
-    schedule = make_schedule(config, registry)
-    with Store(run.database) as store:
-        tournament = store.open_tournament(
-            config.name, config.game, config.identity(), config.seed, len(schedule.games), __version__
-        )
-        done = store.finished(tournament)
-        todo = [g for g in schedule.games if g.index not in done]
-        board = Leaderboard(store.scores(tournament))
-        result = RunResult(tournament, len(schedule.games), len(done), 0)
-        bar = tqdm(
-            total=len(schedule.games),
-            initial=len(done),
-            unit="game",
-            file=sys.stderr,
-            disable=not run.progress,
-            dynamic_ncols=True,
-            desc=config.name,
-        )
-        executor = DaskExecutor(run.dask, run.jobs, plugins) if run.dask else LocalExecutor(run.jobs, plugins)
-        pairing = {g.index: g.pairing for g in todo}
-        aborted = False
-        try:
-            for outcome in executor.run(todo):
-                if isinstance(outcome, Failure):
-                    result.failed.append(outcome)
-                    bar.write(f"arena: warning: game {outcome.index} could not be played: {outcome.message}", file=sys.stderr)
-                    continue
-                index, record = outcome
-                store.save(tournament, index, pairing[index], record)
-                result.played += 1
-                board.add(record.players[0], record.players[1], record.score_first)
-                bar.update(1)
-                bar.set_postfix_str(board.leader(), refresh=False)
-        except KeyboardInterrupt:
-            result.interrupted = aborted = True
-        finally:
-            executor.close(abort=aborted or sys.exc_info()[0] is not None)
-            bar.close()
+    validate(config, registry)  # a bad tournament fails before any worker starts
+    # worker processes boot while the schedule is laid out and the database opened
+    executor = DaskExecutor(run.dask, run.jobs, plugins) if run.dask else LocalExecutor(run.jobs, plugins)
+    aborted = False
+    try:
+        schedule = make_schedule(config, registry)
+        with Store(run.database) as store:
+            tournament = store.open_tournament(
+                config.name, config.game, config.identity(), config.seed, len(schedule.games), __version__
+            )
+            done = store.finished(tournament)
+            todo = [g for g in schedule.games if g.index not in done]
+            board = Leaderboard(store.scores(tournament))
+            result = RunResult(tournament, len(schedule.games), len(done), 0)
+            bar = tqdm(
+                total=len(schedule.games),
+                initial=len(done),
+                unit="game",
+                file=sys.stderr,
+                disable=not run.progress,
+                dynamic_ncols=True,
+                desc=config.name,
+            )
+            writer = GameWriter(store, tournament)
+            try:
+                for outcome in executor.run(todo):
+                    if isinstance(outcome, Failure):
+                        result.failed.append(outcome)
+                        bar.write(
+                            f"arena: warning: game {outcome.index} could not be played: {outcome.message}",
+                            file=sys.stderr,
+                        )
+                        continue
+                    _, rows = outcome
+                    writer.add(rows)
+                    if run.progress:
+                        board.add(rows.first, rows.second, rows.score_first)
+                        bar.update(1)
+                        bar.set_postfix_str(board.leader(), refresh=False)
+            except KeyboardInterrupt:
+                result.interrupted = aborted = True
+            finally:
+                try:
+                    writer.flush()  # on every way out: a finished game is never lost
+                finally:
+                    result.played = writer.stored
+                    bar.close()
+    finally:
+        executor.close(abort=aborted or sys.exc_info()[0] is not None)
     return result

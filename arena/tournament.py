@@ -210,6 +210,8 @@ def make_openings(game: Game, count: int, plies: int, seed: int, attempts: int =
 
     Openings are kept distinct while fresh ones can be found in a few attempts.
     """
+    if plies == 0:
+        return [()] * count
     rng = random.Random(f"openings/{seed}")
     out: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()

@@ -7,8 +7,9 @@ measured side by side:
   bare       a loop over one game object: initial_state, legal_moves, rng.choice,
              apply, is_terminal; no referee, no bots, nothing recorded
   bots       the bare loop, but each move is the choice of two in-process RandomBot
-             instances (new_game with the referee's seeds, choose with a fresh Counter):
-             what the bot interface costs before the referee's bookkeeping (no target)
+             instances (new_game with the referee's seeds, choose with the player's
+             Counter, reset every move, as the referee does): what the bot interface costs
+             before the referee's bookkeeping (no target)
   referee    arena.play_game with the same two bots (records kept in memory)
   arena      arena.runner.run_tournament into a fresh SQLite database, one job, bots
              in the worker (isolate=False)
@@ -23,6 +24,10 @@ to the last (the database's own timestamps), leaves the start-up out. The target
 the full arena with storage keeps at least 50% of the bare loop's rate on one job;
 two jobs give at least 1.8 times one job's rate. Each figure is the median over runs.
 
+Two jobs can only be as much faster as the machine lets two processes run at once: each
+run also times a pure-Python loop in one process and in two at once ("machine"), which
+is 2.0 on two free cores and less when other work shares them.
+
     python bench/throughput.py [--games 4000] [--isolated-games 600] [--runs 5] [--profile]
 """
 
@@ -31,6 +36,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import multiprocessing
 import os
 import pstats
 import random
@@ -87,7 +93,7 @@ def bots(games: int, seed: int) -> tuple[float, int]:
     game = registry.game(GAME)
     players = [registry.bot("random"), registry.bot("random")]
     initial, to_move, apply, is_terminal = game.initial_state, game.to_move, game.apply, game.is_terminal
-    budget = Budget()
+    counters = (Counter(Budget()), Counter(Budget()))
     plies = 0
     start = time.perf_counter()
     for i in range(games):
@@ -95,7 +101,10 @@ def bots(games: int, seed: int) -> tuple[float, int]:
             bot.new_game(game, player, bot_seed(seed * 1_000_003 + i, player))
         state = initial()
         while not is_terminal(state):
-            answer = players[to_move(state)].choose(game, state, Counter(budget))
+            player = to_move(state)
+            counter = counters[player]
+            counter.reset()
+            answer = players[player].choose(game, state, counter)
             state = apply(state, answer.move if isinstance(answer, Decision) else answer)
             plies += 1
     return time.perf_counter() - start, plies
@@ -143,10 +152,32 @@ def arena(games: int, seed: int, jobs: int, isolate: bool) -> tuple[float, int, 
     return seconds, plies, steady
 
 
+def _spin(n: int) -> float:
+    """Seconds for ``n`` turns of a pure-Python loop: a probe of the CPU this process gets."""
+    start = time.perf_counter()
+    x = 0
+    for i in range(n):
+        x += i * i
+    return time.perf_counter() - start
+
+
+def machine_parallelism(n: int = 1_000_000) -> float:
+    """How many times one process's work two processes do at once (2.0 on two free cores)."""
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(_spin, [1000, 1000], chunksize=1)  # both started
+        one = min(pool.apply(_spin, (n,)) for _ in range(2))
+        start = time.perf_counter()
+        pool.map(_spin, [n, n], chunksize=1)
+        both = time.perf_counter() - start
+    return 2 * one / both
+
+
 def one_run(games: int, isolated_games: int, seed: int) -> dict:
     """Every mode once, side by side: games per second, plies per game, steady rates."""
     out = {}
     for key, _ in MODES:
+        if key == "arena2":
+            out["machine"] = machine_parallelism()
         if key in ("bare", "bots", "referee"):
             n = games
             seconds, plies = {"bare": bare, "bots": bots, "referee": referee}[key](n, seed)
@@ -243,6 +274,7 @@ def main(argv=None) -> int:
         ("referee/bots time", "the referee's own bookkeeping (checks, timing, records)"),
         ("2 jobs/1 job steady, isolate=False", "start-up left out"),
         ("2 jobs/1 job steady, isolate=True", "start-up left out"),
+        ("machine", "two processes of pure Python at once / one: what two jobs can gain here"),
     ):
         each = " ".join(f"{r[key]:.2f}" for r in runs)
         print(f"  {key:36} {med[key]:6.2f}  {'':21}({each})  {meaning}")

@@ -11,7 +11,20 @@ game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seco
 depth (<NA> if not reported), score (NaN if not reported; the mover's own view).
 """
 
-from results.frames import frames
-from results.tables import Tables, load
 
 __all__ = ["Tables", "frames", "load"]
+
+
+def __getattr__(name: str):
+    # pandas is imported on first use, not by ``import results.store`` or ``results.writer``:
+    # worker processes import those, and pandas would add ~0.4 s to each start
+    if name in ("Tables", "load"):
+        from results import tables
+
+        return getattr(tables, name)
+    if name == "frames":
+        from results.frames import frames
+
+        globals()["frames"] = frames  # over the submodule of the same name
+        return frames
+    raise AttributeError(f"module 'results' has no attribute {name!r}")

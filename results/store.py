@@ -1,7 +1,8 @@
-"""SQLite storage of tournaments: each finished game is written in one transaction.
+"""SQLite storage of tournaments: a game and its moves are written in one transaction.
 
 The database runs in WAL mode, so reports can read while a tournament writes, and a
-game committed before the runner is killed is never lost.
+game committed before the runner is killed is never lost. A run writes its games in
+batches (see ``results.writer``).
 
 A write never leaves part of a game behind. If the disk fills, or the file reaches the
 process's size limit (``ulimit -f``), the game's transaction is rolled back and StoreError
@@ -23,12 +24,13 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import chain
 from pathlib import Path
 from typing import Callable
 
 from arena.errors import ArenaError
 from arena.records import GameRecord
-from results.rows import GAME_COLUMNS, game_row, move_rows
+from results.writer import GameRows, game_rows
 
 try:
     import resource
@@ -92,16 +94,19 @@ CREATE TABLE IF NOT EXISTS moves (
     score REAL,
     pv TEXT NOT NULL,
     PRIMARY KEY (tournament_id, game_id, ply)
-);
+) WITHOUT ROWID;
 """
 
+# The moves table is clustered on its key (WITHOUT ROWID: one b-tree, not a table and an
+# index); databases made before keep their rowid table, with the same columns.
 
-# the moves table holds every move column but the bot's name (it follows from games)
-_STORED_MOVE_COLUMNS = ("game_id", "ply", "player", "move", "nodes", "seconds", "depth", "score", "pv")
 
 
 class StoreError(ArenaError):
     """A results database that cannot be opened, read or written."""
+
+    locked = False
+    """True when another process held the lock for longer than the lock timeout."""
 
 
 class ConfigMismatch(StoreError, ValueError):
@@ -256,7 +261,9 @@ class Store:
             fix = again
         else:
             problem, fix = f"cannot write {what} to {db!r}: {exc}", again
-        return StoreError("; ".join(p for p in (problem, stored() if stored else None, fix) if p))
+        error = StoreError("; ".join(p for p in (problem, stored() if stored else None, fix) if p))
+        error.locked = _is_locked(exc)
+        return error
 
     def _read_error(self, exc: sqlite3.Error, verb: str) -> StoreError:
         """``verb``: open or read."""
@@ -353,18 +360,30 @@ class Store:
 
     def save(self, tournament: Tournament, game_id: int, pairing: int, record: GameRecord) -> None:
         """Write one finished game and its moves in a single transaction; StoreError if it cannot."""
-        row = game_row(record, game_id, pairing)
-        finished = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-        games = [tournament.id] + [row[c] for c in GAME_COLUMNS[1:]] + [finished]
-        moves = [
-            [tournament.id] + [m[c] for c in _STORED_MOVE_COLUMNS] for m in move_rows(record, game_id)
-        ]
+        self.save_rows(tournament, [game_rows(game_id, pairing, record)])
+
+    def save_rows(self, tournament: Tournament, games: list[GameRows]) -> None:
+        """Write games laid out by ``game_rows`` in one transaction; StoreError if it cannot.
+
+        If they do not all fit (disk full, file size limit, one already stored), they are
+        written one at a time, so every game before the first that fails is kept and the
+        error names that game.
+        """
+        tid = int(tournament.id)  # in the statements: the rows leave it out
 
         def write():
-            self.db.execute(f"INSERT INTO games VALUES ({','.join('?' * len(games))})", games)
-            self.db.executemany(f"INSERT INTO moves VALUES ({','.join('?' * 10)})", moves)
+            self.db.executemany(f"INSERT INTO games VALUES ({tid},{','.join('?' * 20)})", [g.game for g in games])
+            moves = chain.from_iterable(g.moves for g in games)
+            self.db.executemany(f"INSERT INTO moves VALUES ({tid},{','.join('?' * 9)})", moves)
 
-        self._write(f"game {game_id} of tournament {tournament.name!r}", write, lambda: self._stored(tournament))
+        try:
+            self._write(_games_text([g.game_id for g in games], tournament), write, lambda: self._stored(tournament))
+            return
+        except StoreError as exc:
+            if len(games) == 1 or exc.locked:
+                raise
+        for one in games:
+            self.save_rows(tournament, [one])
 
     def _stored(self, tournament: Tournament) -> str:
         try:
@@ -392,6 +411,17 @@ class Store:
             return game, [dict(zip(names, r)) for r in cur.fetchall()]
         except sqlite3.Error as exc:
             raise self._read_error(exc, "read") from None
+
+
+def _games_text(ids: list[int], tournament: Tournament) -> str:
+    """``game 5 of tournament 't'``, ``games 5 and 7 of ...``, ``12 games (5, 7, 8, ...) of ...``."""
+    if len(ids) == 1:
+        which = f"game {ids[0]}"
+    elif len(ids) <= 3:
+        which = f"games {', '.join(map(str, ids[:-1]))} and {ids[-1]}"
+    else:
+        which = f"{len(ids)} games ({', '.join(map(str, ids[:3]))}, ...)"
+    return f"{which} of tournament {tournament.name!r}"
 
 
 class _Transaction:

@@ -39,7 +39,14 @@ def test_play_shows_every_board_and_the_result(capsys):
     assert code == 0, err
     assert "tictactoe: X: alphabeta:depth=9  vs  O: minimax:depth=9  (budget none, seed 3)" in out
     assert out.count("\nmove ") == 9  # perfect play fills the board
-    assert "move 1: alphabeta:depth=9 plays b2  (235 nodes, " in out  # table and ordering: centre first
+    # the arena's own count of the bot's first search (table and ordering: b2, the centre)
+    from arena import Counter, get_registry
+
+    game, bot = get_registry().game("tictactoe"), get_registry().bot("alphabeta:depth=9")
+    bot.new_game(game, 0, 1)
+    counter = Counter()
+    assert game.format_move(bot.choose(game, game.initial_state(), counter).move) == "b2"
+    assert f"move 1: alphabeta:depth=9 plays b2  ({counter.nodes} nodes, " in out
     assert "result 1/2-1/2 (normal): draw" in out
 
 
