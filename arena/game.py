@@ -25,7 +25,7 @@ class Game(Configurable):
     always outranks an estimate, and be zero-sum like ``utility``.
 
     The search bots also use these methods when a game defines them (see bots/search.py):
-    ``key(state)``, ``tactics(state)``, ``move_priorities(state, moves)`` and
+    ``key(state)``, ``tactics(state, rank)``, ``move_priorities(state, moves)`` and
     ``value_bounds(state, player)``.
     """
 

@@ -9,15 +9,15 @@ and the root is counted by the caller: that is the node count the arena records.
 
 Options: alpha-beta pruning; move ordering (the table's move, then the game's own
 priorities if it offers ``move_priorities(state, moves)``, else killer moves and the
-history heuristic; with ordering, the game's ``tactics(state)`` fast path if it offers
+history heuristic; with ordering, the game's ``tactics(state, rank)`` fast path if it offers
 it); a window narrowed by the game's ``value_bounds(state, player)`` if it offers them;
 a transposition table keyed by ``game.key(state)`` if the game offers it, else by the
 state; principal variation search (null windows after the first move).
 
-``tactics(state)`` returns ``(floor, ceiling, moves)`` from one ply of look-ahead: the
-position's value for the player to move lies in [floor, ceiling] (equal when settled,
+``tactics(state, rank)`` returns ``(floor, ceiling, moves)`` from one ply of look-ahead:
+the position's value for the player to move lies in [floor, ceiling] (equal when settled,
 e.g. by a win at once or two threats the opponent cannot both block), and ``moves`` are
-the moves that do not lose at once, best first. It is used where at least two plies remain, so it
+the moves that do not lose at once, best first (``rank=False``: a cheaper, rougher order). It is used where at least two plies remain, so it
 never changes a depth-limited value, only the work needed to find it.
 """
 
@@ -175,9 +175,10 @@ class Search:
                         elif v < beta:
                             beta = v
                     if depth >= 2 and same:
-                        plan = entry[5]  # the game's tactics, kept from an earlier visit
+                        plan = entry[5]  # the game's tactics, kept from an earlier visit (ranked)
             if plan is None and tactics is not None and depth >= 2:
-                plan = tactics(state)
+                # two plies from the horizon, ranking the moves costs more than it saves
+                plan = tactics(state, depth > 2)
                 if plan[0] == plan[1]:
                     if entries is not None and len(entries) < size:
                         entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
@@ -259,7 +260,7 @@ class Search:
                     if old is None and len(entries) >= size:
                         table.make_room()
                     bound = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-                    entries[key] = (stored, bound, best, best_move, generation, plan, state)
+                    entries[key] = (stored, bound, best, best_move, generation, plan if depth > 1 else None, state)
             return best
 
         return value
@@ -280,7 +281,7 @@ class Search:
             self.table.new_search()
         moves = None
         if self.tactics is not None and depth >= 2:
-            moves = self.tactics(state)[2] or None  # None: settled, or every move loses at once
+            moves = self.tactics(state, depth > 2)[2] or None  # None: settled, or every move loses at once
         if moves is None:
             moves = game.legal_moves(state)
             if self.ordering:

@@ -229,15 +229,17 @@ class ConnectFour(Game):
         found = self._winning_cells4(lanes, mask * rep, self._board * rep)
         return [(found >> (i * lane) & width).bit_count() for i in range(len(cells))]
 
-    def tactics(self, state) -> tuple[float, float, list | None]:
+    def tactics(self, state, rank: bool = True) -> tuple[float, float, list | None]:
         """One ply of look-ahead for the search: ``(floor, ceiling, moves)``.
 
         A win at once, or two threats the opponent cannot both block, settles the value
         (floor == ceiling). Otherwise ``moves`` are the moves that do not lose at once, best
         first: a single threat of the opponent must be blocked, and no stone goes right
         under an opponent's winning cell; then nobody wins before the mover's stone after
-        next. Moves are ranked by the winning cells they leave the mover, then nearness to
-        the centre (Pascal Pons's order, http://blog.gamesolver.org/solving-connect-four/10-iterative-deepening/).
+        next. With ``rank``, moves are ranked by the winning cells they leave the mover, then
+        nearness to the centre (Pascal Pons's order,
+        http://blog.gamesolver.org/solving-connect-four/10-iterative-deepening/); without,
+        by nearness to the centre alone.
         """
         position, mask, moves = state[0], state[1], state[2]
         base, win_scoring = self._score_base, self.scoring == "win"
@@ -261,7 +263,7 @@ class ConnectFour(Game):
             if moves >= self._cells - 2:
                 # the mover cannot win, nor the reply, and then the board is full
                 return (0, 0, [col for col in self._centre_out if possible & self._column_masks[col]])
-        if moves // 2 + 2 >= self.connect:  # a stone now can make a threat
+        if rank and moves // 2 + 2 >= self.connect:  # a stone now can make a threat
             column_masks = self._column_masks
             cols = [col for col in self._centre_out if possible & column_masks[col]]
             cells = [possible & column_masks[col] for col in cols]

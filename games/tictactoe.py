@@ -134,12 +134,12 @@ class TicTacToe(Game):
             )
         return images
 
-    def tactics(self, state) -> tuple[float, float, list | None]:
+    def tactics(self, state, rank: bool = True) -> tuple[float, float, list | None]:
         """One ply of look-ahead for the search: ``(floor, ceiling, moves)``.
 
         A win at once, or two cells where the opponent would win, settles the value; one
         such cell must be blocked. Otherwise every empty cell is searched, cells on many
-        lines first. With at most two empty cells and no win at once, the game is drawn.
+        lines first (``rank`` changes nothing: the order is fixed). With at most two empty cells and no win at once, the game is drawn.
         """
         x, o, _ = state
         mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
