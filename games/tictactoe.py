@@ -13,6 +13,8 @@ top ("a1" is the top-left cell); the 1-based cell number ("1".."9" on 3x3) is al
 
 from __future__ import annotations
 
+from operator import or_
+
 from arena import Game, param
 from games.bitboard import open_lines, squares
 
@@ -51,6 +53,11 @@ class TicTacToe(Game):
         self._symmetries = self._cell_symmetries() if n <= MAX_SYMMETRIC_CELLS else ()
         self._keys: dict = {}  # state -> canonical key, for small boards
         self._bit_images: dict = {}  # bitboard -> its images under the symmetries
+        # _chunk_images[i][v]: the images of the cells 4i..4i+3 set as in v, per symmetry
+        self._chunk_images = tuple(
+            tuple(self._cells_images([4 * i + j for j in range(4) if v >> j & 1 and 4 * i + j < n]) for v in range(16))
+            for i in range((n + 3) // 4)
+        )
 
     def _cell_symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetries other than the identity, as cell permutations."""
@@ -124,14 +131,20 @@ class TicTacToe(Game):
             self._keys[state] = key
         return key
 
+    def _cells_images(self, cells: list[int]) -> tuple[int, ...]:
+        """The bitboard of ``cells`` under each of the board's symmetries."""
+        return tuple(sum(1 << perm[c] for c in cells) for perm in self._symmetries)
+
     def _images(self, bits: int) -> tuple[int, ...]:
         """``bits`` under each of the board's symmetries (memoised: few bitboards recur)."""
         images = self._bit_images.get(bits)
         if images is None:
-            cells = squares(bits)
-            images = self._bit_images[bits] = tuple(
-                sum(1 << perm[c] for c in cells) for perm in self._symmetries
-            )
+            # the images of each 4-cell slice are tabled; a board's are their OR
+            chunks = self._chunk_images
+            images = chunks[0][bits & 15]
+            for i in range(1, len(chunks)):
+                images = tuple(map(or_, images, chunks[i][bits >> (4 * i) & 15]))
+            self._bit_images[bits] = images
         return images
 
     def tactics(self, state, rank: bool = True) -> tuple[float, float, list | None]:
