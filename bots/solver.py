@@ -42,21 +42,16 @@ class SolverBot(TableOwner, Bot):
         # and the table carries what one search learned into the next. A guess on one side
         # of 0 moves to halfway between 0 and that side's bound, as in Pascal Pons's solver
         # (http://blog.gamesolver.org/solving-connect-four/10-iterative-deepening/).
+        if integral:
+            half, width = (lambda x: int(x / 2)), 1  # rounded towards 0, as the tutorial's C++ does
+        else:
+            half, width = (lambda x: x / 2), EPSILON
         while low < high:
-            if integral:
-                guess = int(low + (high - low) // 2)
-                if guess <= 0 and int(low / 2) < guess:
-                    guess = int(low / 2)
-                elif guess >= 0 and int(high / 2) > guess:
-                    guess = int(high / 2)
-                width = 1
-            else:
-                guess = (low + high) / 2
-                if guess <= 0 and low / 2 < guess:
-                    guess = low / 2
-                elif guess >= 0 and high / 2 > guess:
-                    guess = high / 2
-                width = EPSILON
+            guess = int(low + (high - low) // 2) if integral else (low + high) / 2
+            if guess <= 0 and half(low) < guess:
+                guess = half(low)
+            elif guess >= 0 and half(high) > guess:
+                guess = half(high)
             result = search.root(state, None, guess, guess + width, first=move)
             if not result.complete:
                 break

@@ -49,11 +49,20 @@ class ConnectFour(Game):
         # 'moves' scoring: a win with the winner's k-th stone scores (most stones + 1) - k,
         # which is 22 - k on 7x6 (blog.gamesolver.org, part 2); nobody wins before k = connect
         self._score_base = (self._cells + 1) // 2 + 1
+        base, plies = self._score_base, range(self._cells + 1)
         if self.scoring == "moves":
-            top = max(1, self._score_base - self.connect)
+            top = max(1, base - self.connect)
             self.bounds = (-top, top)
+            # by moves played: the mover's value if it wins with its next stone (or the one
+            # after), and if the opponent wins with its next stone (or the one after)
+            self._win_next = tuple(base - (m // 2 + 1) for m in plies)
+            self._win_later = tuple(base - (m // 2 + 2) for m in plies)
+            self._loss_next = tuple(-(base - ((m + 1) // 2 + 1)) for m in plies)
+            self._loss_later = tuple(-(base - ((m + 1) // 2 + 2)) for m in plies)
         else:
             self.value_bounds = None  # a win scores 1 whenever it comes: no bounds beyond ``bounds``
+            self._win_next = self._win_later = (1,) * len(plies)
+            self._loss_next = self._loss_later = (-1,) * len(plies)
         self._bottom = tuple(1 << (c * h) for c in range(self.columns))
         self._top = tuple(1 << (c * h + self.rows - 1) for c in range(self.columns))
         self._top_row = sum(self._top)
@@ -176,10 +185,7 @@ class ConnectFour(Game):
     def value_bounds(self, state, player: int) -> tuple[float, float]:
         """The lowest and highest value ``player`` (to move) can still get ('moves' scoring)."""
         moves = state[2]
-        # the mover wins at best with its next stone; the opponent at best with the one after
-        best = self._score_base - (moves // 2 + 1)
-        worst = -(self._score_base - ((moves + 1) // 2 + 1))
-        return (max(worst, self.bounds[0]), min(best, self.bounds[1]))
+        return (max(self._loss_next[moves], self.bounds[0]), min(self._win_next[moves], self.bounds[1]))
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """Empty cells (playable or not) that would complete a line for ``stones``."""
@@ -242,23 +248,22 @@ class ConnectFour(Game):
         by nearness to the centre alone.
         """
         position, mask, moves = state[0], state[1], state[2]
-        base, win_scoring = self._score_base, self.scoring == "win"
         possible = (mask + self._bottom_row) & self._board
         if (moves + 1) // 2 >= self.connect - 1:  # else nobody has stones enough for a threat
             winning_cells = self._winning_cells4 if self.connect == 4 else self.winning_cells
             if winning_cells(position, mask) & possible:
-                v = 1 if win_scoring else base - (moves // 2 + 1)
+                v = self._win_next[moves]
                 return (v, v, None)
             threats = winning_cells(position ^ mask, mask)
             forced = threats & possible
             if forced:
                 if forced & (forced - 1):
-                    v = -1 if win_scoring else -(base - ((moves + 1) // 2 + 1))
+                    v = self._loss_next[moves]
                     return (v, v, None)
                 possible = forced
             possible &= ~(threats >> 1)
             if not possible:
-                v = -1 if win_scoring else -(base - ((moves + 1) // 2 + 1))
+                v = self._loss_next[moves]
                 return (v, v, None)
             if moves >= self._cells - 2:
                 # the mover cannot win, nor the reply, and then the board is full
@@ -271,9 +276,7 @@ class ConnectFour(Game):
             legal = [col for _, _, col in sorted(zip([-n for n in scores], range(len(cols)), cols))]
         else:
             legal = [col for col in self._centre_out if possible & self._column_masks[col]]
-        if win_scoring:
-            return (-1, 1, legal)
-        return (-(base - ((moves + 1) // 2 + 2)), base - (moves // 2 + 2), legal)
+        return (self._loss_later[moves], self._win_later[moves], legal)
 
     def move_priorities(self, state, moves) -> list[float]:
         """Wins at once first, then blocks; moves under an opponent's winning cell last;
