@@ -182,18 +182,8 @@ class TicTacToe(Game):
         """Wins at once (3), then blocks of the opponent's wins (2), then cells on many lines (<1)."""
         x, o, _ = state
         mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
-        through, place = self._through, self._place
-        out = []
-        for c in moves:
-            bit, p = 1 << c, place[c]
-            for w in through[c]:
-                if mine & w == w ^ bit:
-                    p = 3.0
-                    break
-                if theirs & w == w ^ bit:
-                    p = 2.0
-            out.append(p)
-        return out
+        wins, blocks, place = self._winning_cells(mine, theirs), self._winning_cells(theirs, mine), self._place
+        return [3.0 if wins >> c & 1 else 2.0 if blocks >> c & 1 else place[c] for c in moves]
 
     def utility(self, state, player: int) -> float:
         status = state[2]
