@@ -228,28 +228,28 @@ class Search:
                                 if remember is not None:
                                     remember(move, 1, ply)
                                 break
-                moves = ()
-            for i, move in enumerate(moves):
-                child = apply(state, move)
-                tick()
-                mover = to_move(child)
-                if mover == me:
-                    v = value(child, mover, depth, alpha, beta, ply + 1)
-                elif pvs and i:
-                    v = -value(child, mover, depth, -alpha - EPSILON, -alpha, ply + 1)
-                    if alpha < v < beta:
-                        v = -value(child, mover, depth, -beta, -v, ply + 1)
-                else:
-                    v = -value(child, mover, depth, -beta, -alpha, ply + 1)
-                if v > best:
-                    best, best_move = v, move
-                    lines[ply] = (move,) + lines[ply + 1]
-                    if v > alpha:
-                        alpha = v
-                        if pruning and alpha >= beta:
-                            if remember is not None:
-                                remember(move, depth + 1, ply)
-                            break
+            else:
+                for i, move in enumerate(moves):
+                    child = apply(state, move)
+                    tick()
+                    mover = to_move(child)
+                    if mover == me:
+                        v = value(child, mover, depth, alpha, beta, ply + 1)
+                    elif pvs and i:
+                        v = -value(child, mover, depth, -alpha - EPSILON, -alpha, ply + 1)
+                        if alpha < v < beta:
+                            v = -value(child, mover, depth, -beta, -v, ply + 1)
+                    else:
+                        v = -value(child, mover, depth, -beta, -alpha, ply + 1)
+                    if v > best:
+                        best, best_move = v, move
+                        lines[ply] = (move,) + lines[ply + 1]
+                        if v > alpha:
+                            alpha = v
+                            if pruning and alpha >= beta:
+                                if remember is not None:
+                                    remember(move, depth + 1, ply)
+                                break
             below_horizon = horizon[0] or tainted
             horizon[0] = outer_horizon or below_horizon
             if entries is not None:
