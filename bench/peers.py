@@ -68,10 +68,11 @@ class CentreConnectFour(ConnectFour):
         self._centre_column = ((1 << self.rows) - 1) << (self.columns // 2 * (self.rows + 1))
 
     def heuristic(self, state, player: int) -> float:
-        position, mask, moves, _ = state  # position: the stones of the player to move
+        """``centre_value`` for the player to move (``state[0]`` holds its stones), inlined."""
         centre = self._centre_column
-        value = centre_value((position & centre).bit_count(), ((position ^ mask) & centre).bit_count(), self.rows)
-        return value if player == moves & 1 else -value
+        mine = (state[0] & centre).bit_count()
+        value = (mine + mine - (state[1] & centre).bit_count()) / (self.rows + 1)
+        return value if player == state[2] & 1 else -value
 
 
 def openspiel_centre(player: int, columns: int = 7, rows: int = 6) -> Callable:

@@ -8,17 +8,19 @@ Every position produced by ``game.apply`` is counted with one ``tick`` as it is 
 and the root is counted by the caller: that is the node count the arena records.
 
 Options: alpha-beta pruning; move ordering (the table's move, then the game's own
-priorities if it offers ``move_priorities(state, moves)``, else killer moves and the
-history heuristic; with ordering, the game's ``tactics(state, rank)`` fast path if it offers
-it); a window narrowed by the game's ``value_bounds(state, player)`` if it offers them;
-a transposition table keyed by ``game.key(state)`` if the game offers it, else by the
-state; principal variation search (null windows after the first move).
+priorities if it offers ``move_priorities(state, moves)``, but not below the root where
+the children are leaves, else killer moves and the history heuristic; with ordering, the
+game's ``tactics(state, rank)`` fast path if it offers it); a window narrowed by the
+game's ``value_bounds(state, player)`` if it offers them; a transposition table keyed by
+``game.key(state)`` if the game offers it, else by the state; principal variation search
+(null windows after the first move).
 
 ``tactics(state, rank)`` returns ``(floor, ceiling, moves)`` from one ply of look-ahead:
 the position's value for the player to move lies in [floor, ceiling] (equal when settled,
 e.g. by a win at once or two threats the opponent cannot both block), and ``moves`` are
-the moves that do not lose at once, best first (``rank=False``: a cheaper, rougher order). It is used where at least two plies remain, so it
-never changes a depth-limited value, only the work needed to find it.
+the moves that do not lose at once, best first (``rank=False``: a cheaper, rougher
+order, asked for within three plies of the horizon). It is used where at least two plies
+remain, so it never changes a depth-limited value, only the work needed to find it.
 """
 
 from __future__ import annotations
@@ -100,10 +102,14 @@ class Search:
         self.lines: list[tuple] = [()]  # lines[ply]: best line found from that ply
         self.value = self._negamax()
 
-    def order(self, state, moves: list, first, ply: int) -> list:
-        """``moves`` best-first: ``first`` (the table's or the caller's move), then by priority."""
+    def order(self, state, moves: list, first, ply: int, leaves: bool = False) -> list:
+        """``moves`` best-first: ``first`` (the table's or the caller's move), then by priority.
+
+        The game's priorities are not asked for where the children are ``leaves``: scoring
+        them all costs about what ranking them would.
+        """
         if self.priorities is not None:
-            if len(moves) > 1:
+            if len(moves) > 1 and not leaves:
                 keys = self.priorities(state, moves)
                 ranked = sorted(range(len(moves)), key=keys.__getitem__, reverse=True)
                 moves = [moves[i] for i in ranked]
@@ -177,8 +183,8 @@ class Search:
                     if depth >= 2 and same:
                         plan = entry[5]  # the game's tactics, kept from an earlier visit (ranked)
             if plan is None and tactics is not None and depth >= 2:
-                # two plies from the horizon, ranking the moves costs more than it saves
-                plan = tactics(state, depth > 2)
+                # within three plies of the horizon, ranking the moves costs more than it saves
+                plan = tactics(state, depth > 3)
                 if plan[0] == plan[1]:
                     if entries is not None and len(entries) < size:
                         entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
@@ -201,7 +207,7 @@ class Search:
             if moves is None:
                 moves = legal_moves(state)
                 if ordering:
-                    moves = order(state, moves, first, ply)
+                    moves = order(state, moves, first, ply, depth == 1)
             elif deep and first is not None and moves[0] != first:
                 moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
             outer_horizon, horizon[0] = horizon[0], False
@@ -281,7 +287,7 @@ class Search:
             self.table.new_search()
         moves = None
         if self.tactics is not None and depth >= 2:
-            moves = self.tactics(state, depth > 2)[2] or None  # None: settled, or every move loses at once
+            moves = self.tactics(state, depth > 3)[2] or None  # None: settled, or every move loses at once
         if moves is None:
             moves = game.legal_moves(state)
             if self.ordering:

@@ -92,13 +92,13 @@ class ConnectFour(Game):
         self._line_offsets = tuple(
             tuple(tuple((j - i) * d for j in range(c) if j != i) for i in range(c)) for d in dirs
         )
-        self._column_bits = (1 << h) - 1
-        # lanes for scoring several moves in one pass (see _threats_after): the board plus
+        # lanes for scoring several moves in one pass (see _ranked): the board plus
         # the longest shift of the four-in-a-row test, 3 * (h + 1)
         self._lane = self.columns * h + 3 * (h + 1)
         self._lane_bits = (1 << self._lane) - 1
         self._lane_repeat = tuple(sum(1 << (i * self._lane) for i in range(n)) for n in range(self.columns + 1))
-        self._mirror_shifts = tuple((col * h, (self.columns - 1 - col) * h) for col in range(self.columns))
+        self._mirror = self._mirror_stages()
+        self._winning_cells_fast = self._winning_cells4 if c == 4 else self.winning_cells
         self._centre_out = tuple(sorted(range(self.columns), key=lambda col: abs(2 * col - self.columns + 1)))
         self._line_steps = (h, h - 1, h + 1)  # -, \, / (vertical lines are handled apart)
         # the heuristic's directions: connect 1 has one window per cell, not four
@@ -117,6 +117,25 @@ class ConnectFour(Game):
                     if ec < self.columns and 0 <= er < self.rows:
                         out.append(sum(1 << ((c + dc * i) * h + r + dr * i) for i in range(n)))
         return tuple(dict.fromkeys(out))
+
+    def _mirror_stages(self) -> tuple:
+        """Swaps that reverse the order of the columns (for ``key``).
+
+        With the columns padded to a power of two, g, reversing them is swapping halves,
+        then quarters, and so on: log2(g) stages of (shift, mask of the lower columns of
+        each swapped pair). The padding columns then drop off the bottom. Padded to three
+        stages (a shift of 0 with a full mask is a no-op) so ``key`` can be unrolled.
+        """
+        h, span = self.rows + 1, 1
+        while span < self.columns:
+            span *= 2
+        stages, step = [], span // 2
+        while step:
+            mask = sum(((1 << h) - 1) << (col * h) for col in range(span) if not col & step)
+            stages.append((step * h, mask))
+            step //= 2
+        stages += [(0, (1 << (span * h)) - 1)] * (3 - len(stages))
+        return tuple(stages), (span - self.columns) * h
 
     def initial_state(self):
         return (0, 0, 0, _PLAYING)
@@ -177,10 +196,18 @@ class ConnectFour(Game):
     def key(self, state):
         """One key for a position and its mirror image (columns reversed)."""
         code = state[0] + state[1]  # with the spare top bit, this encodes the whole position
-        mirrored, column = 0, self._column_bits
-        for here, there in self._mirror_shifts:
-            mirrored |= (code >> here & column) << there
-        return code if code < mirrored else mirrored
+        stages, drop = self._mirror
+        if len(stages) == 3:  # up to 8 columns: unrolled
+            (a, ma), (b, mb), (c, mc) = stages
+            x = ((code & ma) << a) | ((code >> a) & ma)
+            x = ((x & mb) << b) | ((x >> b) & mb)
+            x = ((x & mc) << c) | ((x >> c) & mc)
+        else:
+            x = code
+            for s, m in stages:
+                x = ((x & m) << s) | ((x >> s) & m)
+        x >>= drop
+        return code if code < x else x
 
     def value_bounds(self, state, player: int) -> tuple[float, float]:
         """The lowest and highest value ``player`` (to move) can still get ('moves' scoring)."""
@@ -219,21 +246,30 @@ class ConnectFour(Game):
         r |= q & ((p << f) | (p >> 3 * f))
         return r & ((self._board if board is None else board) ^ mask)
 
-    def _threats_after(self, position: int, mask: int, cells: list[int]) -> list[int]:
-        """For each cell, the number of winning cells the mover has after playing there."""
+    def _ranked(self, position: int, mask: int, possible: int) -> list[int]:
+        """The columns of the ``possible`` cells, most winning cells for the mover after
+        playing there first, then nearest the centre first."""
+        cols = [col for col in self._centre_out if possible & self._column_masks[col]]
         if self.connect != 4:
-            return [self.winning_cells(position | cell, mask).bit_count() for cell in cells]
-        # All cells at once: copy i of the board, with cell i played, sits in lane i of one
+            threats = [self.winning_cells(position | (possible & self._column_masks[col]), mask).bit_count()
+                       for col in cols]
+            return [col for _, _, col in sorted(zip([-n for n in threats], range(len(cols)), cols))]
+        # All moves at once: copy i of the board, with move i played, sits in lane i of one
         # big int. Lanes are wide enough that no shift of the line test reaches the board
         # cells of a neighbouring lane, so one pass of the test serves every move.
-        lane, width = self._lane, self._lane_bits
-        rep = self._lane_repeat[len(cells)]
-        lanes, shift = position * rep, 0
-        for cell in cells:
-            lanes |= cell << shift
+        lane, column_masks = self._lane, self._column_masks
+        lanes, shift = 0, 0
+        for col in cols:
+            lanes |= (position | (possible & column_masks[col])) << shift
             shift += lane
+        rep = self._lane_repeat[len(cols)]
         found = self._winning_cells4(lanes, mask * rep, self._board * rep)
-        return [(found >> (i * lane) & width).bit_count() for i in range(len(cells))]
+        width, keys = self._lane_bits, []
+        for i in range(len(cols)):  # sort keys: threats, then centre-out place (at most 16)
+            keys.append((found & width).bit_count() << 4 | 15 - i)
+            found >>= lane
+        keys.sort(reverse=True)
+        return [cols[15 - (k & 15)] for k in keys]
 
     def tactics(self, state, rank: bool = True) -> tuple[float, float, list | None]:
         """One ply of look-ahead for the search: ``(floor, ceiling, moves)``.
@@ -250,7 +286,7 @@ class ConnectFour(Game):
         position, mask, moves = state[0], state[1], state[2]
         possible = (mask + self._bottom_row) & self._board
         if (moves + 1) // 2 >= self.connect - 1:  # else nobody has stones enough for a threat
-            winning_cells = self._winning_cells4 if self.connect == 4 else self.winning_cells
+            winning_cells = self._winning_cells_fast
             if winning_cells(position, mask) & possible:
                 v = self._win_next[moves]
                 return (v, v, None)
@@ -267,21 +303,19 @@ class ConnectFour(Game):
                 return (v, v, None)
             if moves >= self._cells - 2:
                 # the mover cannot win, nor the reply, and then the board is full
-                return (0, 0, [col for col in self._centre_out if possible & self._column_masks[col]])
+                column_masks = self._column_masks
+                return (0, 0, [col for col in self._centre_out if possible & column_masks[col]])
         if rank and moves // 2 + 2 >= self.connect:  # a stone now can make a threat
-            column_masks = self._column_masks
-            cols = [col for col in self._centre_out if possible & column_masks[col]]
-            cells = [possible & column_masks[col] for col in cols]
-            scores = self._threats_after(position, mask, cells)
-            legal = [col for _, _, col in sorted(zip([-n for n in scores], range(len(cols)), cols))]
+            legal = self._ranked(position, mask, possible)
         else:
-            legal = [col for col in self._centre_out if possible & self._column_masks[col]]
+            column_masks = self._column_masks
+            legal = [col for col in self._centre_out if possible & column_masks[col]]
         return (self._loss_later[moves], self._win_later[moves], legal)
 
     def move_priorities(self, state, moves) -> list[float]:
         """Wins at once first, then blocks; moves under an opponent's winning cell last;
-        otherwise nearness to the centre. Cheap, for the last ply of a search, where the
-        children are scored at once; ``tactics`` ranks moves deeper in the tree."""
+        otherwise nearness to the centre. Cheap, for a one-ply search's root (its ties go
+        to the centre); ``tactics`` ranks moves deeper in the tree."""
         position, mask = state[0], state[1]
         centre, column_masks = self._centre, self._column_masks
         if (state[2] + 1) // 2 < self.connect - 1:  # nobody has stones enough for a threat

@@ -115,3 +115,18 @@ def test_quick_run_prints_every_section(bench, capsys):
                  "ns per call", "solver", "rerun: python bench/search.py"):
         assert text in out
     assert "DIFFER:" not in out and "nodes equal" in out and "FAILED" not in out
+
+
+def test_the_centre_heuristic_is_centre_value_for_both_players(bench):
+    from helpers import random_states
+    from peers import centre_value  # importable once bench/search.py has run
+
+    game = bench.CentreConnectFour()
+    centre = game.columns // 2
+    for state in random_states(game, random.Random(9), games=20):
+        first = state[0] if state[2] % 2 == 0 else state[0] ^ state[1]  # player 0's stones
+        ones = sum(bool(first >> (centre * (game.rows + 1) + row) & 1) for row in range(game.rows))
+        both = sum(bool(state[1] >> (centre * (game.rows + 1) + row) & 1) for row in range(game.rows))
+        expected = centre_value(ones, both - ones, game.rows)
+        assert game.heuristic(state, 0) == expected
+        assert game.heuristic(state, 1) == -expected
