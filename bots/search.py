@@ -35,6 +35,9 @@ from bots.table import EXACT, LOWER, SOLVED, UPPER, Table
 UNLIMITED = 1 << 30
 #: Width of a null window; values closer than this count as equal.
 EPSILON = 1e-9
+#: Plies from the horizon from which the game's tactics rank the moves (nearer the
+#: horizon, ranking them costs more than it saves).
+RANKED = 4
 
 
 @dataclass
@@ -181,10 +184,9 @@ class Search:
                         elif v < beta:
                             beta = v
                     if depth >= 2 and same:
-                        plan = entry[5]  # the game's tactics, kept from an earlier visit (ranked)
+                        plan = entry[5]  # the game's ranked tactics, kept from an earlier visit
             if plan is None and tactics is not None and depth >= 2:
-                # within three plies of the horizon, ranking the moves costs more than it saves
-                plan = tactics(state, depth > 3)
+                plan = tactics(state, depth >= RANKED)
                 if plan[0] == plan[1]:
                     if entries is not None and len(entries) < size:
                         entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
@@ -266,7 +268,7 @@ class Search:
                     if old is None and len(entries) >= size:
                         table.make_room()
                     bound = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-                    entries[key] = (stored, bound, best, best_move, generation, plan if depth > 1 else None, state)
+                    entries[key] = (stored, bound, best, best_move, generation, plan if depth + 1 >= RANKED else None, state)
             return best
 
         return value
@@ -287,7 +289,7 @@ class Search:
             self.table.new_search()
         moves = None
         if self.tactics is not None and depth >= 2:
-            moves = self.tactics(state, depth > 3)[2] or None  # None: settled, or every move loses at once
+            moves = self.tactics(state, depth >= RANKED)[2] or None  # None: settled, or every move loses at once
         if moves is None:
             moves = game.legal_moves(state)
             if self.ordering:

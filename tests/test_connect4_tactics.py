@@ -110,6 +110,20 @@ def test_search_keeps_the_table_within_its_size(registry):
     assert 0 < len(table) <= 500
 
 
+def test_the_table_keeps_only_ranked_tactics_for_deeper_visits(registry):
+    from bots.search import Search
+
+    game = registry.game("connect4")
+    table = Table()
+    search = Search(game, Counter(), ordering=True, table=table, pvs=True)
+    for depth in range(1, 9):  # as the iterative bot deepens
+        search.root(game.play("4453"), depth, *game.bounds)
+    plans = [(entry[6], entry[5]) for entry in table.entries.values() if entry[5] is not None]
+    assert len(plans) > 20
+    for state, plan in plans:
+        assert plan == game.tactics(state, True)
+
+
 @pytest.mark.parametrize("columns, rows, connect", [(7, 6, 4), (9, 7, 4), (4, 4, 4), (6, 5, 3), (8, 8, 5)])
 def test_tactics_rank_moves_by_the_winning_cells_they_make_then_by_centre(columns, rows, connect):
     game = ConnectFour(columns=columns, rows=rows, connect=connect)
