@@ -151,6 +151,7 @@ class Search:
         order = self.order
         remember = self._cutoff if ordering and self.priorities is None else None
         lines, horizon = self.lines, self.horizon
+        extras = entries is not None or tactics is not None or value_bounds is not None
 
         def value(state, me, depth, alpha, beta, ply):
             lines[ply] = ()
@@ -161,57 +162,63 @@ class Search:
                 return heuristic(state, me)
             if len(lines) <= ply + 1:
                 lines.append(())
-            first, tainted, plan, deep = None, False, None, False
-            if entries is not None:
-                key = key_of(state)
-                entry = entries.get(key)
-                if entry is not None:
-                    same = entry[6] == state  # not a symmetric image: its move and plan apply
-                    if same:
-                        first = entry[3]
-                        deep = entry[0] >= depth
-                    if entry[0] >= depth:
-                        bound, v = entry[1], entry[2]
-                        if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
-                            if entry[0] < SOLVED:
-                                horizon[0] = True
-                            return v
-                        # a bound that does not cut still narrows the window
-                        tainted = entry[0] < SOLVED
-                        if bound == LOWER:
-                            if v > alpha:
-                                alpha = v
-                        elif v < beta:
-                            beta = v
-                    if depth >= 2 and same:
-                        plan = entry[5]  # the game's ranked tactics, kept from an earlier visit
-            if plan is None and tactics is not None and depth >= 2:
-                plan = tactics(state, depth >= RANKED)
-                if plan[0] == plan[1]:
-                    if entries is not None and len(entries) < size:
-                        entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
-                    return plan[0]
-            if plan is not None:
-                floor, ceiling, moves = plan
+            tainted = False
+            if extras:  # the table, the game's tactics or its value bounds
+                first, plan, deep = None, None, False
+                if entries is not None:
+                    key = key_of(state)
+                    entry = entries.get(key)
+                    if entry is not None:
+                        same = entry[6] == state  # not a symmetric image: its move and plan apply
+                        if same:
+                            first = entry[3]
+                            deep = entry[0] >= depth
+                        if entry[0] >= depth:
+                            bound, v = entry[1], entry[2]
+                            if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
+                                if entry[0] < SOLVED:
+                                    horizon[0] = True
+                                return v
+                            # a bound that does not cut still narrows the window
+                            tainted = entry[0] < SOLVED
+                            if bound == LOWER:
+                                if v > alpha:
+                                    alpha = v
+                            elif v < beta:
+                                beta = v
+                        if depth >= 2 and same:
+                            plan = entry[5]  # the game's ranked tactics, kept from an earlier visit
+                if plan is None and tactics is not None and depth >= 2:
+                    plan = tactics(state, depth >= RANKED)
+                    if plan[0] == plan[1]:
+                        if entries is not None and len(entries) < size:
+                            entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
+                        return plan[0]
+                if plan is not None:
+                    floor, ceiling, moves = plan
+                else:
+                    moves = None
+                    floor, ceiling = value_bounds(state, me) if value_bounds is not None else (None, None)
+                if floor is not None:
+                    # the value cannot leave [floor, ceiling] from here: narrow the window
+                    if ceiling < beta:
+                        beta = ceiling
+                        if alpha >= beta:
+                            return beta
+                    if floor > alpha:
+                        alpha = floor
+                        if alpha >= beta:
+                            return alpha
+                if moves is None:
+                    moves = legal_moves(state)
+                    if ordering:
+                        moves = order(state, moves, first, ply, depth == 1)
+                elif deep and first is not None and moves[0] != first:
+                    moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
             else:
-                moves = None
-                floor, ceiling = value_bounds(state, me) if value_bounds is not None else (None, None)
-            if floor is not None:
-                # the value cannot leave [floor, ceiling] from here: narrow the window
-                if ceiling < beta:
-                    beta = ceiling
-                    if alpha >= beta:
-                        return beta
-                if floor > alpha:
-                    alpha = floor
-                    if alpha >= beta:
-                        return alpha
-            if moves is None:
                 moves = legal_moves(state)
                 if ordering:
-                    moves = order(state, moves, first, ply, depth == 1)
-            elif deep and first is not None and moves[0] != first:
-                moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
+                    moves = order(state, moves, None, ply, depth == 1)
             outer_horizon, horizon[0] = horizon[0], False
             start_alpha = alpha
             best, best_move = -inf, None
