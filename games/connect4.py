@@ -81,7 +81,8 @@ class ConnectFour(Game):
             steps.append(min(have, c - have))
             have += steps[-1]
         self._shifts = tuple(tuple(s * d for s in steps) for d in dirs)
-        self._first_win = 2 * self.connect - 1  # no line is possible before this move
+        # no line is possible before this move, and the board is not full before it either
+        self._first_win = min(2 * self.connect - 1, self._cells)
         self._windows = self._all_windows()
         self._column_masks = tuple(((1 << self.rows) - 1) << (col * h) for col in range(self.columns))
         self._board = sum(self._column_masks)
@@ -157,9 +158,9 @@ class ConnectFour(Game):
         position, mask, moves, _ = state
         opponent = position ^ mask
         mask |= mask + self._bottom[move]
-        mover = opponent ^ mask
         moves += 1
         if moves >= self._first_win:
+            mover = opponent ^ mask
             pairs = self._pairs
             if pairs is None:
                 if self._has_line(mover):
@@ -178,7 +179,9 @@ class ConnectFour(Game):
                 m = mover & (mover >> g)
                 if m & (m >> h):
                     return (opponent, mask, moves, _WON)
-        return (opponent, mask, moves, _DRAW if moves == self._cells else _PLAYING)
+            if moves == self._cells:
+                return (opponent, mask, moves, _DRAW)
+        return (opponent, mask, moves, _PLAYING)
 
     def _has_line(self, bits: int) -> bool:
         """True if ``bits`` hold ``connect`` stones in a row (the general, slower test)."""
