@@ -9,40 +9,32 @@ process's size limit (``ulimit -f``), the game's transaction is rolled back and 
 says which game, how many are stored, and that running the same command again resumes.
 If another process holds the database's write lock (a long transaction in another
 connection), a write waits for it, retrying with a short backoff, for up to
-``LOCK_TIMEOUT`` seconds in all (60), then raises StoreError. The environment variable
+``results.sqlite.LOCK_TIMEOUT`` seconds in all (60), then raises StoreError. The environment variable
 ``ARENA_DB_LOCK_TIMEOUT`` (seconds, 0 or more) or ``Store(path, lock_timeout=...)`` sets
-another wait. Readers never block the writer, nor it them.
+another wait. Readers never block the writer, nor it them. The transactions, the waiting
+and the error messages are in ``results.sqlite``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
-import os
 import sqlite3
-import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import chain
 from pathlib import Path
 from typing import Callable
 
-from arena.errors import ArenaError
 from arena.records import GameRecord
+from results.sqlite import (
+    StoreError,
+    Transaction,
+    check_path,
+    lock_timeout_from,
+    read_error,
+    write,
+)
 from results.writer import GameRows, game_rows
-
-try:
-    import resource
-except ImportError:  # not on Windows
-    resource = None
-
-#: Seconds a write (or read) waits, in all, for a lock held by another process.
-LOCK_TIMEOUT = 60.0
-#: The environment variable that overrides LOCK_TIMEOUT.
-LOCK_TIMEOUT_ENV = "ARENA_DB_LOCK_TIMEOUT"
-#: The longest pause between two attempts to write a locked database, seconds.
-MAX_BACKOFF = 0.5
 
 SCHEMA = "botarena-results/1"
 
@@ -101,14 +93,6 @@ CREATE TABLE IF NOT EXISTS moves (
 # index); databases made before keep their rowid table, with the same columns.
 
 
-
-class StoreError(ArenaError):
-    """A results database that cannot be opened, read or written."""
-
-    locked = False
-    """True when another process held the lock for longer than the lock timeout."""
-
-
 class ConfigMismatch(StoreError, ValueError):
     """A tournament name that already exists in the database with other settings."""
 
@@ -136,8 +120,8 @@ class Store:
 
     def __init__(self, path: str | Path, *, create: bool = True, lock_timeout: float | None = None):
         self.path = Path(path)
-        self.lock_timeout = _lock_timeout(lock_timeout)
-        self._check_path(create)
+        self.lock_timeout = lock_timeout_from(lock_timeout)
+        check_path(self.path, create)
         try:
             self.db = sqlite3.connect(self.path, timeout=self.lock_timeout, isolation_level=None)
         except sqlite3.Error as exc:
@@ -152,40 +136,6 @@ class Store:
         except BaseException:
             self.close()
             raise
-
-    def _check_path(self, create: bool) -> None:
-        """Refuse, before SQLite creates any file, a path that cannot hold a results database."""
-        path, name = self.path, str(self.path)
-        if path.is_dir():
-            example = str(path / "arena-results.db")
-            raise StoreError(f"{name!r} is a folder, not a results database; give a file path, e.g. {example!r}")
-        folder = path.parent
-        if not path.exists():
-            if not create:
-                raise StoreError(f"results database {name!r} not found")
-            if not folder.exists():
-                raise StoreError(
-                    f"cannot create results database {name!r}: no folder {str(folder)!r}; "
-                    "create it first or choose another path"
-                )
-            if not folder.is_dir():
-                raise StoreError(f"cannot create results database {name!r}: {str(folder)!r} is a file, not a folder")
-            if not os.access(folder, os.W_OK | os.X_OK):
-                raise StoreError(
-                    f"cannot create results database {name!r}: no permission to write in folder {str(folder)!r}; "
-                    "choose a path in a writable folder"
-                )
-        elif create:
-            if not os.access(path, os.R_OK | os.W_OK):
-                raise StoreError(
-                    f"results database {name!r} is read-only (no permission to write it); "
-                    "make it writable or choose another path"
-                )
-            if not os.access(folder, os.W_OK | os.X_OK):
-                raise StoreError(
-                    f"cannot write results database {name!r}: no permission to write in its folder {str(folder)!r}, "
-                    "where SQLite keeps the -wal and -shm files; make it writable or choose another path"
-                )
 
     def _check_or_create(self, create: bool) -> None:
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -212,81 +162,14 @@ class Store:
         return StoreError(f"{str(self.path)!r} is not a botarena results database ({detail}){fix}")
 
     def _transaction(self):
-        return _Transaction(self.db)
+        return Transaction(self.db)
 
     def _write(self, what: str, work: Callable[[], object], stored: Callable[[], str] | None = None):
-        """Run ``work`` in one transaction, waiting up to lock_timeout for other processes' locks.
-
-        Any failure rolls the transaction back and raises StoreError: ``what`` names what was
-        being written, ``stored()`` says what the database holds.
-        """
-        deadline = time.monotonic() + self.lock_timeout
-        pause = 0.01
-        try:
-            while True:
-                remaining = max(0.0, deadline - time.monotonic())
-                try:
-                    self.db.execute(f"PRAGMA busy_timeout = {int(remaining * 1000)}")
-                    with self._transaction():
-                        return work()
-                except sqlite3.Error as exc:
-                    left = deadline - time.monotonic()
-                    if not _is_locked(exc) or left <= 0:
-                        raise self._write_error(exc, what, stored) from None
-                time.sleep(min(pause, left))  # locked without waiting (SQLite skips the busy handler at times)
-                pause = min(2 * pause, MAX_BACKOFF)
-        finally:
-            with contextlib.suppress(sqlite3.Error):  # never over the error being raised
-                self.db.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout * 1000)}")  # for reads
-
-    def _write_error(self, exc: sqlite3.Error, what: str, stored: Callable[[], str] | None) -> StoreError:
-        db, code, again = str(self.path), _code(exc), "run the same command again to resume"
-        limit = self._size_limit() if code == _IOERR else None
-        if _is_locked(exc):
-            problem = f"results database {db!r} is locked by another process: waited {self.lock_timeout:g} s"
-            problem += f" to write {what}"
-            fix = f"{again} once it is free"
-        elif code == _FULL:
-            problem, fix = f"disk full while writing {what} to {db!r}", f"free some space and {again}"
-        elif limit is not None:
-            problem = f"file size limit ({limit:,} bytes, see ulimit -f) reached while writing {what} to {db!r}"
-            fix = f"raise the limit and {again}"
-        elif code == _IOERR:
-            problem, fix = f"disk I/O error while writing {what} to {db!r} ({exc})", f"check the disk and {again}"
-        elif code == _READONLY:
-            problem = f"cannot write {what} to {db!r}: the database is read-only ({exc})"
-            fix = f"make it writable and {again}"
-        elif isinstance(exc, sqlite3.IntegrityError):
-            problem = f"cannot write {what} to {db!r}: it is already stored (is another run of it writing?)"
-            fix = again
-        else:
-            problem, fix = f"cannot write {what} to {db!r}: {exc}", again
-        error = StoreError("; ".join(p for p in (problem, stored() if stored else None, fix) if p))
-        error.locked = _is_locked(exc)
-        return error
+        """Run ``work`` in one transaction (see ``results.sqlite.write``)."""
+        return write(self.db, self.path, self.lock_timeout, what, work, stored)
 
     def _read_error(self, exc: sqlite3.Error, verb: str) -> StoreError:
-        """``verb``: open or read."""
-        db = str(self.path)
-        if _is_locked(exc):
-            return StoreError(
-                f"results database {db!r} is locked by another process: waited {self.lock_timeout:g} s to {verb} it; "
-                "run the same command again once it is free"
-            )
-        return StoreError(f"cannot {verb} results database {db!r}: {exc}")
-
-    def _size_limit(self) -> int | None:
-        """The process's file size limit if one of the database's files has (nearly) reached it."""
-        if resource is None:
-            return None
-        soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
-        if soft == resource.RLIM_INFINITY:
-            return None
-        sizes = [os.path.getsize(p) for p in self._files() if os.path.exists(p)]
-        return soft if sizes and max(sizes) + 65536 + 24 >= soft else None  # within a WAL frame of it
-
-    def _files(self) -> list[str]:
-        return [str(self.path) + suffix for suffix in ("", "-wal", "-shm", "-journal")]
+        return read_error(exc, self.path, self.lock_timeout, verb)
 
     def _query(self, sql: str, params=()) -> list[tuple]:
         try:
@@ -422,65 +305,3 @@ def _games_text(ids: list[int], tournament: Tournament) -> str:
     else:
         which = f"{len(ids)} games ({', '.join(map(str, ids[:3]))}, ...)"
     return f"{which} of tournament {tournament.name!r}"
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; the rollback never hides the error."""
-
-    def __init__(self, db: sqlite3.Connection):
-        self.db = db
-
-    def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, exc, tb):
-        if kind is None:
-            try:
-                self.db.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
-        else:
-            self._rollback()
-        return False
-
-    def _rollback(self) -> None:
-        # SQLite may have rolled back already (after SQLITE_FULL, an I/O error, OR ROLLBACK):
-        # a second ROLLBACK would raise "no transaction is active" over the real error.
-        if self.db.in_transaction:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-
-
-# SQLite's primary result codes (the low byte of an extended code)
-_BUSY, _LOCKED, _READONLY, _IOERR, _FULL = 5, 6, 8, 10, 13
-
-
-def _code(exc: sqlite3.Error) -> int | None:
-    code = getattr(exc, "sqlite_errorcode", None)
-    return None if code is None else code & 0xFF
-
-
-def _is_locked(exc: sqlite3.Error) -> bool:
-    code = _code(exc)
-    if code is None:
-        return "database is locked" in str(exc) or "busy" in str(exc)
-    return code in (_BUSY, _LOCKED)
-
-
-def _lock_timeout(value: float | None) -> float:
-    where = "lock_timeout"
-    if value is None:
-        text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
-        if not text:
-            return float(LOCK_TIMEOUT)
-        where = f"environment variable {LOCK_TIMEOUT_ENV}"
-        try:
-            value = float(text)
-        except ValueError:
-            value = text
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise StoreError(f"{where} must be a number of seconds, 0 or more; got {value!r}")
-    return float(value)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import results
-import results.store as store_module
+import results.sqlite as sqlite_module
 from arena import Budget, get_registry, play_game
 from arena.config import RunSettings
 from arena.runner import run_tournament
@@ -294,7 +294,7 @@ def test_the_lock_timeout_comes_from_the_argument_the_environment_or_the_module(
     monkeypatch.delenv("ARENA_DB_LOCK_TIMEOUT", raising=False)
     with Store(db) as s:
         assert s.lock_timeout == 60
-    monkeypatch.setattr(store_module, "LOCK_TIMEOUT", 0.25)
+    monkeypatch.setattr(sqlite_module, "LOCK_TIMEOUT", 0.25)
     with Store(db) as s:
         assert s.lock_timeout == 0.25
     monkeypatch.setenv("ARENA_DB_LOCK_TIMEOUT", "2.5")
@@ -387,7 +387,7 @@ def test_a_report_reads_while_a_tournament_writes(tmp_path):
 
 
 def test_an_open_read_transaction_does_not_block_the_writer(tmp_path, monkeypatch):
-    monkeypatch.setattr(store_module, "LOCK_TIMEOUT", 2)  # a blocked writer would fail fast
+    monkeypatch.setattr(sqlite_module, "LOCK_TIMEOUT", 2)  # a blocked writer would fail fast
     db = tmp_path / "w.db"
     bots = (Entrant("random", "random"), Entrant("greedy", "greedy"))
     config = TournamentConfig(game="tictactoe", bots=bots, games_per_pairing=10, name="ttt")
