@@ -209,16 +209,14 @@ class Search:
                         alpha = floor
                         if alpha >= beta:
                             return alpha
-                if moves is None:
-                    moves = legal_moves(state)
-                    if ordering:
-                        moves = order(state, moves, first, ply, depth == 1)
-                elif deep and first is not None and moves[0] != first:
+                if deep and moves is not None and first is not None and moves[0] != first:
                     moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
             else:
+                moves = first = None
+            if moves is None:
                 moves = legal_moves(state)
                 if ordering:
-                    moves = order(state, moves, None, ply, depth == 1)
+                    moves = order(state, moves, first, ply, depth == 1)
             outer_horizon, horizon[0] = horizon[0], False
             start_alpha = alpha
             best, best_move = -inf, None
