@@ -117,25 +117,26 @@ class ConnectFourSearch:
     def _ranked(self, position: int, mask: int, possible: int) -> list[int]:
         """The columns of the ``possible`` cells, most winning cells for the mover after
         playing there first, then nearest the centre first."""
-        cols = [col for col in self._centre_out if possible & self._column_masks[col]]
-        if self.connect != 4:
-            threats = [self.winning_cells(position | (possible & self._column_masks[col]), mask).bit_count()
-                       for col in cols]
-            return [col for _, _, col in sorted(zip([-n for n in threats], range(len(cols)), cols))]
-        # All moves at once: copy i of the board, with move i played, sits in lane i of one
-        # big int. Lanes are wide enough that no shift of the line test reaches the board
-        # cells of a neighbouring lane, so one pass of the test serves every move.
-        lane, column_masks = self._lane, self._column_masks
-        lanes, shift = 0, 0
-        for col in cols:
-            lanes |= (position | (possible & column_masks[col])) << shift
-            shift += lane
-        rep = self._lane_repeat[len(cols)]
-        found = self._winning_cells4(lanes, mask * rep, self._board * rep)
-        width, keys = self._lane_bits, []
-        for i in range(len(cols)):  # sort keys: threats, then centre-out place (at most 16)
-            keys.append((found & width).bit_count() << 4 | 15 - i)
-            found >>= lane
+        column_masks = self._column_masks
+        cols = [col for col in self._centre_out if possible & column_masks[col]]
+        if self.connect == 4:
+            # All moves at once: copy i of the board, with move i played, sits in lane i of
+            # one big int. Lanes are wide enough that no shift of the line test reaches the
+            # board cells of a neighbouring lane, so one pass of the test serves every move.
+            lane, lanes, shift = self._lane, 0, 0
+            for col in cols:
+                lanes |= (position | (possible & column_masks[col])) << shift
+                shift += lane
+            rep = self._lane_repeat[len(cols)]
+            found = self._winning_cells4(lanes, mask * rep, self._board * rep)
+            width, threats = self._lane_bits, []
+            for _ in cols:
+                threats.append((found & width).bit_count())
+                found >>= lane
+        else:
+            threats = [self.winning_cells(position | (possible & column_masks[col]), mask).bit_count() for col in cols]
+        # sort keys: threats, then the centre-out place (at most 16 columns)
+        keys = [n << 4 | 15 - i for i, n in enumerate(threats)]
         keys.sort(reverse=True)
         return [cols[15 - (k & 15)] for k in keys]
 
