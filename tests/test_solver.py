@@ -116,18 +116,20 @@ def test_tictactoe_priorities_put_wins_then_blocks_first(registry):
     assert max(v for m, v in ranked.items() if m not in ("c1", "c2")) < 1
 
 
-def test_connect4_key_joins_mirror_images_only(registry):
-    game = registry.game("connect4")
-    rng = random.Random(5)
+@pytest.mark.parametrize("columns, rows", [(7, 6), (1, 3), (2, 5), (5, 4), (8, 7), (9, 3), (16, 16)])
+def test_connect4_key_joins_mirror_images_only(registry, columns, rows):
+    game = registry.game(f"connect4:columns={columns},rows={rows},connect={min(4, max(columns, rows))}")
+    rng = random.Random(columns * 31 + rows)
     seen = {}
     for _ in range(200):
-        moves = random_playout(game, rng)[: rng.randrange(1, 20)]
-        texts = [game.format_move(m) for m in moves]
-        mirror = [str(8 - int(t)) for t in texts]
-        state, image = game.play(texts), game.play(mirror)
+        moves = random_playout(game, rng)[: rng.randrange(1, columns * rows + 1)]
+        state, image = game.initial_state(), game.initial_state()
+        for move in moves:  # the image replays the moves in mirrored columns
+            state, image = game.apply(state, move), game.apply(image, columns - 1 - move)
         assert game.key(state) == game.key(image)
         pictures = {game.render(state), game.render(image)}
         assert seen.setdefault(game.key(state), pictures) == pictures
+    assert len(seen) > (2 if columns * rows < 10 else 20)
 
 
 def test_connect4_winning_cells_match_playing_them(registry):
