@@ -226,7 +226,9 @@ def tictactoe(registry) -> list[Contender]:
             value, _ = minimax.alpha_beta_search(ttt)
             return value, None, time.perf_counter() - start
 
-        out.append(Contender("OpenSpiel alpha_beta_search", openspiel, lambda: count_calls(minimax, "_alpha_beta", openspiel), peer=True))
+        out.append(
+            Contender("OpenSpiel alpha_beta_search", openspiel, lambda: count_calls(minimax, "_alpha_beta", openspiel), peer=True)
+        )
     try:
         from easyAI import AI_Player, Negamax, TranspositionTable
         from easyAI.games import TicTacToe

@@ -68,7 +68,7 @@ class TicTacToe(Game):
                      lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, r)]
         perms = []
         for f in maps:
-            perm = tuple(f(*divmod(i, cols))[0] * cols + f(*divmod(i, cols))[1] for i in range(rows * cols))
+            perm = tuple(r * cols + c for r, c in (f(*divmod(i, cols)) for i in range(rows * cols)))
             if perm not in perms:
                 perms.append(perm)
         return tuple(perms)
@@ -152,7 +152,8 @@ class TicTacToe(Game):
 
         A win at once, or two cells where the opponent would win, settles the value; one
         such cell must be blocked. Otherwise every empty cell is searched, cells on many
-        lines first (``rank`` changes nothing: the order is fixed). With at most two empty cells and no win at once, the game is drawn.
+        lines first (``rank`` changes nothing: the order is fixed). With at most two empty
+        cells and no win at once, the game is drawn.
         """
         x, o, _ = state
         mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
@@ -235,4 +236,3 @@ class TicTacToe(Game):
             if c < self.columns and 0 <= r < self.rows:
                 return r * self.columns + c
         raise self.bad_move_text(text, expected)
-
