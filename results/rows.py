@@ -1,64 +1,194 @@
-"""A game record as flat rows: the one layout shared by the database and the DataFrames."""
+"""A game record as rows: the one layout of the games and moves tables.
+
+``GameRow`` and ``MoveRow`` name the columns, in order, of the database's ``games`` and
+``moves`` tables (after the tournament's id); the tables' SQL is derived from their
+annotations, and the DataFrames of ``results.load`` and ``results.frames`` take their
+columns from them too. ``game_rows`` lays a record out as these rows. It needs no
+database, so a run has it done where the game was played (a worker process), and only
+plain tuples travel back.
+
+Kept free of pandas, like the workers that import it.
+"""
 
 from __future__ import annotations
 
+import math
+import time
+from datetime import datetime, timezone
+from itertools import compress, repeat
+from operator import not_
+from typing import NamedTuple
+
 from arena.records import GameRecord
 
-GAME_COLUMNS = (
-    "tournament", "game_id", "pairing", "first", "second", "opening", "seed", "result", "score_first",
-    "utility_first", "termination", "loser", "message", "plies", "moves_first", "moves_second",
-    "nodes_first", "nodes_second", "seconds_first", "seconds_second",
+# SQLite stores a NaN as NULL; Python's sqlite3 binds None through its adapter lookup,
+# several times slower, so rows carry NaN for a missing value (the ``| None`` columns).
+NULL = float("nan")
+
+
+class GameRow(NamedTuple):
+    """One finished game: a row of the ``games`` table."""
+
+    game_id: int
+    """Index of the game in the tournament's schedule."""
+    pairing: int
+    """Which pair of bots played it."""
+    first: str
+    """Display name of the bot that moved first."""
+    second: str
+    """Display name of the other bot."""
+    opening: str
+    """Moves played before the bots took over, space-separated."""
+    seed: int
+    """Seed the bots' randomness derived from."""
+    result: str
+    """``1-0``, ``0-1`` or ``1/2-1/2``."""
+    score_first: float
+    """Points of the first player: 1, 0.5 or 0."""
+    utility_first: float
+    """Final utility of the first player."""
+    termination: str
+    """Why the game ended: a ``Termination`` value."""
+    loser: int | None
+    """The player who forfeited (0 or 1), else NULL."""
+    message: str
+    """How the game ended, in words."""
+    plies: int
+    """Moves played in all, the opening included."""
+    moves_first: int
+    """Moves the first player's bot made."""
+    moves_second: int
+    """Moves the second player's bot made."""
+    nodes_first: int
+    """Nodes the first player's bot searched in all."""
+    nodes_second: int
+    """Nodes the second player's bot searched in all."""
+    seconds_first: float
+    """Seconds the first player's bot took in all."""
+    seconds_second: float
+    """Seconds the second player's bot took in all."""
+    finished: str
+    """When the game ended: UTC, ISO 8601 with milliseconds."""
+
+
+class MoveRow(NamedTuple):
+    """One move of a bot: a row of the ``moves`` table."""
+
+    game_id: int
+    """The game it belongs to."""
+    ply: int
+    """Moves played before it, the opening included."""
+    player: int
+    """Who moved: 0 or 1."""
+    move: str
+    """The move, in the game's notation."""
+    nodes: int
+    """Nodes searched, as the arena counted them."""
+    seconds: float
+    """Wall-clock time the bot took."""
+    depth: int | None
+    """Depth the bot reported having completed, else NULL."""
+    score: float | None
+    """The bot's value of the position for itself, else NULL."""
+    pv: str
+    """The bot's principal variation, space-separated ("" if none)."""
+
+
+_SQL_TYPES = {
+    "int": "INTEGER NOT NULL",
+    "float": "REAL NOT NULL",
+    "str": "TEXT NOT NULL",
+    "int | None": "INTEGER",
+    "float | None": "REAL",
+}
+
+
+def sql_columns(row: type[NamedTuple]) -> str:
+    """The column definitions of a row type, for CREATE TABLE."""
+    # with postponed annotations a NamedTuple keeps each type as a ForwardRef of its text
+    kinds = {name: getattr(kind, "__forward_arg__", kind) for name, kind in row.__annotations__.items()}
+    return ",\n    ".join(f"{name} {_SQL_TYPES[kind]}" for name, kind in kinds.items())
+
+
+#: Columns of ``results.load(...).games``.
+GAME_COLUMNS = ("tournament",) + tuple(f for f in GameRow._fields if f != "finished")
+#: Columns of ``results.load(...).moves``: the moving bot's name is joined in, the PV left out.
+MOVE_COLUMNS = ("tournament", "game_id", "ply", "player", "bot") + tuple(
+    f for f in MoveRow._fields[MoveRow._fields.index("move"):] if f != "pv"
 )
-MOVE_COLUMNS = ("tournament", "game_id", "ply", "player", "bot", "move", "nodes", "seconds", "depth", "score")
+
+
+class GameRows(NamedTuple):
+    """One finished game as rows of the results database, without the tournament's id."""
+
+    game: GameRow
+    moves: list
+    """Its moves, each a tuple laid out as ``MoveRow``."""
+
+
+_new_game_row = tuple.__new__  # a GameRow from a tuple, without its __new__ written in Python
+
+
+def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
+    """A game's rows for the database, finished now (built column-wise with iterators that run in C)."""
+    moves = record.moves
+    if moves:
+        plies, players, texts, nodes, seconds, depths, scores, pvs = zip(*moves)
+    else:
+        plies = players = texts = nodes = seconds = depths = scores = pvs = ()
+    firsts = list(map(not_, players))
+    row = _new_game_row(GameRow, (
+        game_id, pairing, record.players[0], record.players[1], " ".join(record.opening), record.seed,
+        record.result, record.score_first, float(record.utilities[0]), record.termination.value,
+        NULL if record.loser is None else record.loser, record.message, record.plies,
+        sum(firsts), len(moves) - sum(firsts), sum(compress(nodes, firsts)), sum(compress(nodes, players)),
+        sum(compress(seconds, firsts), 0.0), sum(compress(seconds, players), 0.0),
+        _now_text(),
+    ))  # fmt: skip
+    pvs = map(" ".join, pvs) if any(pvs) else repeat("")
+    rows = zip(repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs)
+    return GameRows(row, list(rows))
 
 
 def game_row(record: GameRecord, game_id: int, pairing: int, tournament: str = "") -> dict:
-    """The games-table row of a record."""
-    totals = [[0, 0, 0.0], [0, 0, 0.0]]  # moves, nodes, seconds per side
-    for m in record.moves:
-        side = totals[m.player]
-        side[0] += 1
-        side[1] += m.nodes
-        side[2] += m.seconds
-    return {
-        "tournament": tournament,
-        "game_id": game_id,
-        "pairing": pairing,
-        "first": record.players[0],
-        "second": record.players[1],
-        "opening": " ".join(record.opening),
-        "seed": record.seed,
-        "result": record.result,
-        "score_first": record.score_first,
-        "utility_first": float(record.utilities[0]),
-        "termination": record.termination.value,
-        "loser": record.loser,
-        "message": record.message,
-        "plies": record.plies,
-        "moves_first": totals[0][0],
-        "moves_second": totals[1][0],
-        "nodes_first": totals[0][1],
-        "nodes_second": totals[1][1],
-        "seconds_first": totals[0][2],
-        "seconds_second": totals[1][2],
-    }
+    """The games-table row of a record as a dict of ``GAME_COLUMNS``, with None for NULL."""
+    row = game_rows(game_id, pairing, record).game._asdict()
+    return {"tournament": tournament, **{c: _none(row[c]) for c in GAME_COLUMNS[1:]}}
 
 
 def move_rows(record: GameRecord, game_id: int, tournament: str = "") -> list[dict]:
-    """The moves-table rows of a record (with the principal variation under ``pv``)."""
+    """The moves-table rows of a record as dicts (``MOVE_COLUMNS`` and ``pv``), with None for NULL."""
+    rows = game_rows(game_id, 0, record).moves
     return [
-        {
-            "tournament": tournament,
-            "game_id": game_id,
-            "ply": m.ply,
-            "player": m.player,
-            "bot": record.players[m.player],
-            "move": m.move,
-            "nodes": m.nodes,
-            "seconds": m.seconds,
-            "depth": m.depth,
-            "score": m.score,
-            "pv": " ".join(m.pv),
-        }
-        for m in record.moves
+        {"tournament": tournament, "bot": record.players[row[2]], **{k: _none(v) for k, v in zip(MoveRow._fields, row)}}
+        for row in rows
     ]
+
+
+def _none(value):
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def _nulls(values: tuple) -> tuple | list | repeat:
+    """``values`` with None as NaN (stored as NULL)."""
+    if None not in values:
+        return values
+    if values.count(None) == len(values):
+        return repeat(NULL)
+    return [NULL if v is None else v for v in values]
+
+
+_second = [-1, ""]  # the last whole second formatted, and its text
+
+
+def _now_text() -> str:
+    """The time now in UTC, as ``datetime.isoformat(timespec="milliseconds")`` writes it.
+
+    Formatting a datetime costs several microseconds; the text of the current second
+    is kept, and the milliseconds appended.
+    """
+    now = time.time()
+    second = int(now)
+    if second != _second[0]:
+        _second[:] = second, datetime.fromtimestamp(second, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{_second[1]}.{int((now - second) * 1000):03d}+00:00"

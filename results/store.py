@@ -34,11 +34,11 @@ from results.sqlite import (
     read_error,
     write,
 )
-from results.writer import GameRows, game_rows
+from results.rows import GameRow, GameRows, MoveRow, game_rows, sql_columns
 
 SCHEMA = "botarena-results/1"
 
-_DDL = """
+_DDL = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tournaments (
     id INTEGER PRIMARY KEY,
@@ -52,39 +52,12 @@ CREATE TABLE IF NOT EXISTS tournaments (
 );
 CREATE TABLE IF NOT EXISTS games (
     tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    game_id INTEGER NOT NULL,
-    pairing INTEGER NOT NULL,
-    first TEXT NOT NULL,
-    second TEXT NOT NULL,
-    opening TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    result TEXT NOT NULL,
-    score_first REAL NOT NULL,
-    utility_first REAL NOT NULL,
-    termination TEXT NOT NULL,
-    loser INTEGER,
-    message TEXT NOT NULL,
-    plies INTEGER NOT NULL,
-    moves_first INTEGER NOT NULL,
-    moves_second INTEGER NOT NULL,
-    nodes_first INTEGER NOT NULL,
-    nodes_second INTEGER NOT NULL,
-    seconds_first REAL NOT NULL,
-    seconds_second REAL NOT NULL,
-    finished TEXT NOT NULL,
+    {sql_columns(GameRow)},
     PRIMARY KEY (tournament_id, game_id)
 );
 CREATE TABLE IF NOT EXISTS moves (
     tournament_id INTEGER NOT NULL,
-    game_id INTEGER NOT NULL,
-    ply INTEGER NOT NULL,
-    player INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    nodes INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    depth INTEGER,
-    score REAL,
-    pv TEXT NOT NULL,
+    {sql_columns(MoveRow)},
     PRIMARY KEY (tournament_id, game_id, ply)
 ) WITHOUT ROWID;
 """
@@ -255,12 +228,12 @@ class Store:
         tid = int(tournament.id)  # in the statements: the rows leave it out
 
         def write():
-            self.db.executemany(f"INSERT INTO games VALUES ({tid},{','.join('?' * 20)})", [g.game for g in games])
+            self.db.executemany(f"INSERT INTO games VALUES ({tid},{','.join('?' * len(GameRow._fields))})", [g.game for g in games])
             moves = chain.from_iterable(g.moves for g in games)
-            self.db.executemany(f"INSERT INTO moves VALUES ({tid},{','.join('?' * 9)})", moves)
+            self.db.executemany(f"INSERT INTO moves VALUES ({tid},{','.join('?' * len(MoveRow._fields))})", moves)
 
         try:
-            self._write(_games_text([g.game_id for g in games], tournament), write, lambda: self._stored(tournament))
+            self._write(_games_text([g.game.game_id for g in games], tournament), write, lambda: self._stored(tournament))
             return
         except StoreError as exc:
             if len(games) == 1 or exc.locked:

@@ -1,111 +1,23 @@
-"""A run's finished games on their way into the results database: rows, and batches.
+"""A run's finished games on their way into the results database, in batches.
 
-``game_rows`` lays a record out as the database's rows. It has no need of the database,
-so the runner has it done where the game was played (a worker process), and only the
-rows, plain tuples, travel back. Committing a transaction costs more than a fast game's
-moves, so ``GameWriter`` commits a run's games in batches, one transaction per
-``BATCH_SECONDS`` of play; a run killed between two commits loses only games that
-running it again plays again, identically (per-game seeds make them replay).
-
-Kept free of pandas, like the workers that import it.
+Committing a transaction costs more than a fast game's moves, so ``GameWriter`` commits a
+run's games in batches, one transaction per ``BATCH_SECONDS`` of play; a run killed
+between two commits loses only games that running it again plays again, identically
+(per-game seeds make them replay). The rows themselves are laid out by
+``results.rows.game_rows``.
 """
 
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
-from itertools import compress, repeat
-from operator import not_
-from typing import TYPE_CHECKING, NamedTuple
 
-from arena.records import GameRecord
-
-if TYPE_CHECKING:
-    from results.store import Store, Tournament
+from results.rows import GameRows
+from results.store import Store, Tournament
 
 #: GameWriter commits when this many seconds have passed since its last commit...
 BATCH_SECONDS = 0.2
 #: ...or when this many games wait.
 BATCH_GAMES = 1000
-
-# SQLite stores a NaN as NULL; Python's sqlite3 binds None through its adapter lookup,
-# several times slower, so rows carry NaN for a missing value.
-_NULL = float("nan")
-
-
-class GameRows(NamedTuple):
-    """One finished game as rows of the results database, without the tournament's id."""
-
-    game: tuple
-    """Its games row from ``game_id`` on (the columns of ``results.rows.GAME_COLUMNS``, then ``finished``)."""
-    moves: list
-    """Its moves rows from ``game_id`` on: game_id, ply, player, move, nodes, seconds, depth, score, pv."""
-
-    @property
-    def game_id(self) -> int:
-        return self.game[0]
-
-    @property
-    def first(self) -> str:
-        return self.game[2]
-
-    @property
-    def second(self) -> str:
-        return self.game[3]
-
-    @property
-    def score_first(self) -> float:
-        return self.game[7]
-
-
-def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
-    """A game's rows for the database, finished now.
-
-    The same values as ``results.rows`` (which lays them out for DataFrames), built
-    column-wise with iterators that run in C.
-    """
-    moves = record.moves
-    if moves:
-        plies, players, texts, nodes, seconds, depths, scores, pvs = zip(*moves)
-    else:
-        plies = players = texts = nodes = seconds = depths = scores = pvs = ()
-    firsts = list(map(not_, players))
-    row = (
-        game_id, pairing, record.players[0], record.players[1], " ".join(record.opening), record.seed,
-        record.result, record.score_first, float(record.utilities[0]), record.termination.value,
-        _NULL if record.loser is None else record.loser, record.message, record.plies,
-        sum(firsts), len(moves) - sum(firsts), sum(compress(nodes, firsts)), sum(compress(nodes, players)),
-        sum(compress(seconds, firsts), 0.0), sum(compress(seconds, players), 0.0),
-        _now_text(),
-    )
-    pvs = map(" ".join, pvs) if any(pvs) else repeat("")
-    rows = zip(repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs)
-    return GameRows(row, list(rows))
-
-
-def _nulls(values: tuple) -> tuple | list | repeat:
-    """``values`` with None as NaN (stored as NULL)."""
-    if None not in values:
-        return values
-    if values.count(None) == len(values):
-        return repeat(_NULL)
-    return [_NULL if v is None else v for v in values]
-
-
-_second = [-1, ""]  # the last whole second formatted, and its text
-
-
-def _now_text() -> str:
-    """The time now in UTC, as ``datetime.isoformat(timespec="milliseconds")`` writes it.
-
-    Formatting a datetime costs several microseconds; the text of the current second
-    is kept, and the milliseconds appended.
-    """
-    now = time.time()
-    second = int(now)
-    if second != _second[0]:
-        _second[:] = second, datetime.fromtimestamp(second, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    return f"{_second[1]}.{int((now - second) * 1000):03d}+00:00"
 
 
 class GameWriter:

@@ -6,16 +6,16 @@ import sqlite3
 
 import pytest
 
-import arena.pool as pool_module
-import arena.runner as runner_module
+import arena.execution.pool as pool_module
+import arena.execution.executors as executors_module
 import results.writer as writer_module
 from arena import Budget, get_registry, play_game
-from arena.config import RunSettings
-from arena.runner import run_tournament
-from arena.tournament import Entrant, TournamentConfig, make_schedule
-from results.rows import GAME_COLUMNS, game_row, move_rows
+from arena.front.settings import RunSettings
+from arena.front.run import run_tournament
+from arena.front.tournament import Entrant, TournamentConfig, make_schedule
+from results.rows import GAME_COLUMNS, game_row, game_rows, move_rows
 from results.store import Store, StoreError
-from results.writer import GameWriter, game_rows
+from results.writer import GameWriter
 from tests.plugins import dying, misbehaving
 
 REGISTRY = get_registry(entry_points=False, plugins=[misbehaving, dying])
@@ -122,14 +122,14 @@ def test_ctrl_c_stores_the_games_finished_so_far(tmp_path, monkeypatch):
         played.append(task.index)
         return real(task, plugins, prepare)
 
-    real = runner_module.play_prepared
-    monkeypatch.setattr(runner_module, "play_prepared", play_then_interrupt)
+    real = executors_module.play_prepared
+    monkeypatch.setattr(executors_module, "play_prepared", play_then_interrupt)
     settings = RunSettings(tmp_path / "c.db", 1, progress=False)
     result = run_tournament(tictactoe(), settings, registry=REGISTRY)
     assert result.interrupted and result.played == 5
     with Store(tmp_path / "c.db") as s:
         assert s.finished(s.tournament("t")) == set(played) == set(range(5))
-    monkeypatch.setattr(runner_module, "play_prepared", real)
+    monkeypatch.setattr(executors_module, "play_prepared", real)
     again = run_tournament(tictactoe(), settings, registry=REGISTRY)
     assert (again.already, again.played, again.complete) == (5, 7, True)
 
