@@ -1,3 +1,3 @@
-from arena.cli import main
+from arena.front.cli import main
 
 raise SystemExit(main())

@@ -1,4 +1,6 @@
-"""One error hierarchy for everything a user or a plugin can get wrong."""
+"""One error hierarchy for everything a user or a plugin can get wrong, and the fault of a supervised bot."""
+
+from arena.records import Termination
 
 
 class ArenaError(Exception):
@@ -22,3 +24,17 @@ class IllegalMoveError(ArenaError, ValueError):
 
 class PluginError(ArenaError):
     """A plugin that registers something unusable, or a name twice."""
+
+
+class BotFault(Exception):
+    """Raised by a supervised bot (see arena.execution.isolation): why it loses, in words.
+
+    The referee turns it into a forfeit with ``termination``; it is not an ArenaError,
+    since the user did nothing wrong.
+    """
+
+    def __init__(self, termination: Termination, verb: str, detail: str):
+        super().__init__(f"{verb}: {detail}")
+        self.termination = termination
+        self.verb = verb
+        self.detail = detail

@@ -7,11 +7,10 @@ from typing import Callable, Sequence
 
 from arena.bot import Bot, Decision
 from arena.budget import Budget, Counter
+from arena.errors import BotFault
 from arena.game import Game, State
+from arena.limits import DEFAULT_LIMITS
 from arena.records import GameRecord, MoveRecord, Termination
-
-#: Seconds a move may run past its time budget before it loses on time.
-DEFAULT_TIME_MARGIN = 0.1
 
 Observer = Callable[[State, MoveRecord], None]
 
@@ -19,16 +18,6 @@ _UNLIMITED = Budget()
 _MASK = (1 << 64) - 1
 _FAST_TYPES = (int, str, tuple)
 _new_move = tuple.__new__  # MoveRecord from a tuple, without its __new__ written in Python
-
-
-class BotFault(Exception):
-    """Raised by a supervised bot (see arena.isolation): why it loses, in words."""
-
-    def __init__(self, termination: Termination, verb: str, detail: str):
-        super().__init__(f"{verb}: {detail}")
-        self.termination = termination
-        self.verb = verb
-        self.detail = detail
 
 
 def bot_seed(seed: int, player: int) -> int:
@@ -52,7 +41,7 @@ def play_game(
     seed: int = 0,
     opening: Sequence = (),
     observer: Observer | None = None,
-    time_margin: float = DEFAULT_TIME_MARGIN,
+    time_margin: float = DEFAULT_LIMITS.time_margin,
 ) -> GameRecord:
     """Play one game; ``bots[0]`` moves first. Returns the full record.
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
 from arena.game import Game
-from arena.referee import DEFAULT_TIME_MARGIN, _find
+from arena.limits import DEFAULT_LIMITS
+from arena.referee import _find
 
 #: Budgets every bot must respect in ``check_bot``.
 DEFAULT_BUDGETS = (Budget(nodes=200), Budget(time=0.05))
@@ -133,7 +134,7 @@ def check_bot(
     budgets=DEFAULT_BUDGETS,
     positions: int = 6,
     seed: int = 0,
-    time_margin: float = DEFAULT_TIME_MARGIN,
+    time_margin: float = DEFAULT_LIMITS.time_margin,
 ) -> int:
     """Ask ``bot`` for a move in seeded random positions of ``game`` under each budget.
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import results
 from arena import Budget
-from arena.config import RunSettings
-from arena.runner import run_tournament
-from arena.tournament import Entrant, TournamentConfig
+from arena.front.settings import RunSettings
+from arena.front.run import run_tournament
+from arena.front.tournament import Entrant, TournamentConfig
 
 
 def one_run(game: str, budget: float, games: int, jobs: int, margin: float, seed: int) -> dict:

@@ -11,7 +11,7 @@ measured side by side:
              Counter, reset every move, as the referee does): what the bot interface costs
              before the referee's bookkeeping (no target)
   referee    arena.play_game with the same two bots (records kept in memory)
-  arena      arena.runner.run_tournament into a fresh SQLite database, one job, bots
+  arena      arena.front.run.run_tournament into a fresh SQLite database, one job, bots
              in the worker (isolate=False)
   isolated   the same with isolate=True: each bot in a supervised process of its own,
              a round trip to it per move
@@ -49,12 +49,12 @@ from datetime import datetime
 from pathlib import Path
 
 from arena import Budget, Counter, Decision, get_registry, play_game
-from arena.config import RunSettings
+from arena.front.settings import RunSettings
 from arena.referee import bot_seed
-from arena.tournament import Entrant, TournamentConfig
+from arena.front.tournament import Entrant, TournamentConfig
 
-# arena.runner is imported where it is used: worker processes are spawned and import this
-# module again, and arena.runner pulls in pandas (through results), which `arena run`'s
+# arena.front.run is imported where it is used: worker processes are spawned and import this
+# module again, and arena.front.run pulls in pandas (through results), which `arena run`'s
 # workers do not import; a top-level import here would add ~0.4 s per worker start.
 
 GAME = "connect4"
@@ -125,7 +125,7 @@ def referee(games: int, seed: int) -> tuple[float, int]:
 def arena(games: int, seed: int, jobs: int, isolate: bool) -> tuple[float, int, float]:
     """Seconds for a whole tournament of ``games`` games into a fresh database, its plies,
     and the seconds from the first game stored to the last."""
-    from arena.runner import run_tournament
+    from arena.front.run import run_tournament
 
     config = TournamentConfig(
         game=GAME,

@@ -3,8 +3,9 @@
 ``load(path)`` returns ``Tables(games, moves)`` for one tournament. Columns of ``games``
 (one row per finished game): tournament, game_id (index in the schedule), pairing, first,
 second (display names; first moved first), opening (space-separated moves), seed, result
-("1-0", "0-1", "1/2-1/2"), score_first (1, 0.5, 0), utility_first, termination ("normal",
-"illegal_move", "timeout", "crash"), loser (0, 1 or <NA>: who forfeited), message, plies
+("1-0", "0-1", "1/2-1/2"), score_first (1, 0.5, 0), utility_first, termination (why the game
+ended: "normal", "illegal_move", "timeout", "crash", "memory" or "output"; see
+``arena.Termination``), loser (0, 1 or <NA>: who forfeited), message, plies
 (opening included), moves_first, moves_second, nodes_first, nodes_second, seconds_first,
 seconds_second (per-side totals). Columns of ``moves`` (one row per bot move): tournament,
 game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seconds,

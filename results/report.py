@@ -16,12 +16,13 @@ import numpy as np
 import pandas as pd
 
 from arena.errors import ParameterError
+from arena.records import Termination
 
 K = math.log(10) / 400
 """Elo's logistic scale: P(i beats j) = 1 / (1 + 10**(-(r_i - r_j) / 400)) = sigmoid(K * (r_i - r_j))."""
 Z95 = 1.959964
 """Standard normal quantile for a two-sided 95% interval."""
-TERMINATIONS = ("normal", "illegal_move", "timeout", "crash")
+TERMINATIONS = tuple(t.value for t in Termination)
 """Termination reasons every terminations table shows, in this order; others follow sorted."""
 FORMATS = {"text": "txt", "csv": "csv", "markdown": "md", "json": "json", "html": "html"}
 """Output formats and the file extension ``write`` gives each."""

@@ -19,10 +19,10 @@ from typing import Callable
 import pytest
 
 from arena import ParameterError, UnknownNameError, get_registry
-from arena.cli import main
-from arena.config import ConfigError, build, settings
-from arena.runner import run_tournament
-from arena.tournament import Entrant, TournamentConfig, make_schedule
+from arena.front.cli import main
+from arena.front.settings import ConfigError, build, settings
+from arena.front.run import run_tournament
+from arena.front.tournament import Entrant, TournamentConfig, make_schedule
 from results.store import ConfigMismatch, Store, StoreError
 
 BOTS = ("random", "greedy")

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from arena.cli import main
+from arena.front.cli import main
 
 
 def run(capsys, *argv):

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import arena
-from arena.cli import main
+from arena.front.cli import main
 from arena.testing import check_plugin
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "arena-example"

@@ -10,8 +10,9 @@ from arena import (
     Budget, BudgetExhausted, Counter, Decision, GameRecord, MoveRecord, Termination, get_registry, play_game,
 )
 from arena.referee import _index, bot_seed
-from arena.tournament import Entrant, TournamentConfig, make_schedule
-from arena.worker import _LocalBuild, fresh_game, play_scheduled
+from arena.front.tournament import Entrant, TournamentConfig, make_schedule
+from arena.execution.specs import fresh_game
+from arena.execution.worker import _LocalBuild, play_scheduled
 from tests.plugins import misbehaving
 
 REGISTRY = get_registry(entry_points=False, plugins=[misbehaving])

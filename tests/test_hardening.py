@@ -13,11 +13,11 @@ import pytest
 
 import results
 from arena import Budget, Termination, get_registry, play_game
-from arena.config import RunSettings
-from arena.isolation import Limits, RemoteBot
-from arena.runner import run_tournament
-from arena.tournament import Entrant, TournamentConfig, make_schedule
-from arena.worker import play_scheduled
+from arena.front.settings import RunSettings
+from arena.execution.isolation import RemoteBot
+from arena.front.run import run_tournament
+from arena.front.tournament import Entrant, TournamentConfig, make_schedule
+from arena.execution.worker import play_scheduled
 from results.report import standings
 from tests.plugins import misbehaving
 

@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from arena import Budget, Counter, Decision, Game, Termination, get_registry, play_game
-from arena.referee import DEFAULT_TIME_MARGIN
+from arena.limits import DEFAULT_LIMITS
 from arena.testing import check_bot, random_playout
 from bots.mcts import MCTSBot
 from bots.random_bot import RandomBot
@@ -95,9 +95,9 @@ def test_legal_move_within_a_time_budget(registry, name):
                 decision, seconds = in_thread(lambda: (bot.choose(game, state, counter), counter.elapsed()))
                 assert decision.move in game.legal_moves(state)
                 times.append(seconds)
-                if seconds < 0.05 + DEFAULT_TIME_MARGIN:
+                if seconds < 0.05 + DEFAULT_LIMITS.time_margin:
                     break
-            assert min(times) < 0.05 + DEFAULT_TIME_MARGIN
+            assert min(times) < 0.05 + DEFAULT_LIMITS.time_margin
 
 
 def test_without_a_playout_limit_the_search_stops_once_the_whole_game_tree_is_built(registry):

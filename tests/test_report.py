@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from arena import ArenaError, ParameterError
+from arena import ArenaError, ParameterError, Termination
 from results.report import by_colour, crosstable, elo, render, report, standings, terminations, write
 
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
@@ -121,18 +121,20 @@ def test_colours_on_the_small_tournament(small):
 
 def test_terminations_on_the_small_tournament(small):
     table = terminations(small[0])
-    assert list(table.columns) == ["normal", "illegal_move", "timeout", "crash", "forfeits"]
+    # every termination the arena records is a column, in the order of arena.Termination
+    assert list(table.columns) == ["normal", "illegal_move", "timeout", "crash", "memory", "output", "forfeits"]
+    assert list(table.columns[:-1]) == [t.value for t in Termination]
     assert table.to_dict("index") == {
-        "A": dict(normal=3, illegal_move=0, timeout=1, crash=0, forfeits=0),  # C timed out against A
-        "C": dict(normal=2, illegal_move=1, timeout=1, crash=0, forfeits=1),
-        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, forfeits=1),
+        "A": dict(normal=3, illegal_move=0, timeout=1, crash=0, memory=0, output=0, forfeits=0),  # C timed out against A
+        "C": dict(normal=2, illegal_move=1, timeout=1, crash=0, memory=0, output=0, forfeits=1),
+        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, memory=0, output=0, forfeits=1),
     }
 
 
 def test_terminations_keep_unknown_reasons_as_extra_columns():
     games = make_games([("A", "B", "1/2-1/2", "adjudicated"), ("B", "A", "1-0", "crash", 1)])
     table = terminations(games)
-    assert list(table.columns) == ["normal", "illegal_move", "timeout", "crash", "adjudicated", "forfeits"]
+    assert list(table.columns) == ["normal", "illegal_move", "timeout", "crash", "memory", "output", "adjudicated", "forfeits"]
     assert table.loc["A", "adjudicated"] == 1 and table.loc["A", "forfeits"] == 1 and table.loc["B", "forfeits"] == 0
 
 

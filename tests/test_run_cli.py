@@ -11,7 +11,7 @@ import time
 import pytest
 
 import results
-from arena.cli import main
+from arena.front.cli import main
 
 ARENA = [sys.executable, "-m", "arena"]
 SMALL = [

@@ -21,9 +21,9 @@ import pytest
 import results
 import results.sqlite as sqlite_module
 from arena import Budget, get_registry, play_game
-from arena.config import RunSettings
-from arena.runner import run_tournament
-from arena.tournament import Entrant, TournamentConfig
+from arena.front.settings import RunSettings
+from arena.front.run import run_tournament
+from arena.front.tournament import Entrant, TournamentConfig
 from results.store import Store, StoreError
 
 ARENA = [sys.executable, "-m", "arena", "run"]

@@ -7,9 +7,9 @@ import pytest
 
 import results
 from arena import ArenaError, Budget, ParameterError, get_registry
-from arena.config import RunSettings
-from arena.runner import run_tournament
-from arena.tournament import Entrant, TournamentConfig, make_openings, make_schedule
+from arena.front.settings import RunSettings
+from arena.front.run import run_tournament
+from arena.front.tournament import Entrant, TournamentConfig, make_openings, make_schedule
 from results.store import ConfigMismatch
 
 REGISTRY = get_registry(entry_points=False)
@@ -184,6 +184,27 @@ def test_a_running_dask_scheduler_by_address(tmp_path):
 
 def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
-    monkeypatch.setattr("arena.runner.DASK_CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr("arena.execution.executors.DASK_CONNECT_TIMEOUT", 1)
     with pytest.raises(ArenaError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
         run(tictactoe_config(games_per_pairing=2), tmp_path, dask="tcp://127.0.0.1:9")
+
+
+def test_a_run_checks_its_settings_and_builds_each_bot_once(tmp_path, monkeypatch):
+    built = Tally()
+    original = REGISTRY.bot_class
+
+    def counting_class(name):
+        cls = original(name)
+
+        class Counted(cls):
+            def __init__(self, **params):
+                built[name] += 1
+                super().__init__(**params)
+
+        return Counted
+
+    monkeypatch.setattr(REGISTRY, "bot_class", counting_class)
+    config = tictactoe_config(bots=FIELD[:2], games_per_pairing=2, opening_plies=0)
+    result = run(config, tmp_path)
+    assert result.complete and result.played == 2
+    assert built == {"random": 1, "greedy": 1}  # set-up only: games build theirs in the executor's registry

@@ -1,6 +1,6 @@
 """A bot host: one bot spec in a process of its own, driven by the referee over a socket.
 
-Started by ``arena.isolation`` as ``python -m arena.host FD``. The host caps its own
+Started by ``arena.execution.isolation`` as ``python -m arena.execution.host FD PARENT``. The host caps its own
 memory and output, dies with its parent, and answers one request at a time:
 
     ("start", spec, game_spec, player, seed)    build a fresh bot; start a game -> ("ok",)
@@ -60,13 +60,13 @@ def serve(conn: Connection) -> None:
     sys.path[:] = setup["sys_path"]
     from arena.bot import Decision
     from arena.budget import Counter
-    from arena.worker import fresh_game, registry_for
+    from arena.execution.specs import fresh_game, registry_for
 
     plugins = tuple(setup["plugins"])
     registry = registry_for(plugins)
-    output_limit = setup["output_limit"]
+    output_limit = setup["output_bytes"]
     _limit(resource.RLIMIT_FSIZE, output_limit)
-    _limit(resource.RLIMIT_AS, setup["memory_limit"])
+    _limit(resource.RLIMIT_AS, setup["memory_bytes"])
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     conn.send(("ready",))

@@ -1,7 +1,7 @@
 """Bots in processes of their own, supervised: a hung, greedy or crashing bot loses only its game.
 
 ``RemoteBot`` looks like a bot to the referee but forwards every call to a host process
-(``arena.host``) and waits for the answer no longer than the call's deadline; past it, the
+(``arena.execution.host``) and waits for the answer no longer than the call's deadline; past it, the
 host is killed. Hosts are kept per bot spec and reused from game to game, so a bot's code
 never shares a process with another bot's.
 """
@@ -14,31 +14,17 @@ import signal
 import socket
 import subprocess
 import sys
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
 from arena.budget import Counter
+from arena.errors import BotFault
+from arena.execution import host as host_module
 from arena.game import Game
+from arena.limits import DEFAULT_LIMITS, Limits
 from arena.records import Termination
-from arena.referee import BotFault
 
 #: Seconds a host may take to start (Python, imports, plugins), on a busy machine.
 HOST_START_TIMEOUT = 60.0
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What the supervisor allows each bot."""
-
-    time_margin: float = 0.1
-    """Seconds a move may run past a time budget before it loses on time."""
-    watchdog: float = 60.0
-    """Seconds allowed for any call without a time budget: building the bot, its new-game
-    hook, and moves under node or depth budgets."""
-    memory_mb: int | None = 1024
-    """Address-space limit of a bot's process, in MiB (None: no limit)."""
-    output_kb: int = 1024
-    """Most a bot may write to stdout and stderr in one game, in KiB."""
 
 
 class HostProcess:
@@ -50,7 +36,7 @@ class HostProcess:
         self.output = _output_file()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "arena.host", str(theirs.fileno()), str(os.getpid())],
+                [sys.executable, "-m", host_module.__name__, str(theirs.fileno()), str(os.getpid())],
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=self.output,
@@ -59,10 +45,14 @@ class HostProcess:
         finally:
             theirs.close()
         self.conn = Connection(ours.detach())
-        memory = None if limits.memory_mb is None else limits.memory_mb * 1024 * 1024
         try:
             self.conn.send(
-                {"sys_path": sys.path, "plugins": list(plugins), "memory_limit": memory, "output_limit": limits.output_kb * 1024}
+                {
+                    "sys_path": sys.path,
+                    "plugins": list(plugins),
+                    "memory_bytes": limits.memory_bytes,
+                    "output_bytes": limits.output_bytes,
+                }
             )
             self.wait(HOST_START_TIMEOUT, "start")
         except BaseException:
@@ -150,7 +140,7 @@ class HostPool:
         self.busy: set[HostProcess] = set()
 
     def acquire(self, spec: str, plugins: tuple[str, ...], limits: Limits) -> HostProcess:
-        key = (spec, plugins, limits.memory_mb, limits.output_kb)
+        key = (spec, plugins, limits.memory_limit, limits.output_limit)
         hosts = self.idle.setdefault(key, [])
         while hosts:
             host = hosts.pop()
@@ -194,7 +184,7 @@ class RemoteBot:
 
     interactive = False
 
-    def __init__(self, spec: str, plugins: tuple[str, ...] = (), limits: Limits = Limits(), pool: HostPool | None = None):
+    def __init__(self, spec: str, plugins: tuple[str, ...] = (), limits: Limits = DEFAULT_LIMITS, pool: HostPool | None = None):
         self.spec = spec
         self.plugins = plugins
         self.limits = limits
@@ -229,7 +219,7 @@ class RemoteBot:
         if kind == "ok":
             return
         if kind == "memory":
-            raise BotFault(Termination.MEMORY, "ran out of memory", f"over its limit of {self.limits.memory_mb} MiB")
+            raise BotFault(Termination.MEMORY, "ran out of memory", f"over its limit of {self.limits.memory_limit} MiB")
         if kind == "output":
             raise BotFault(Termination.OUTPUT, "wrote too much", answer[1])
         raise BotFault(Termination.CRASH, "crashed", answer[1])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Iterator, Sequence
 
-from arena.tournament import ScheduledGame
+from arena.execution.task import GameTask
 
 #: Times a game is started before a dying worker makes the runner give it up.
 MAX_ATTEMPTS = 3
@@ -47,8 +47,8 @@ def _worker(conn, plugins: tuple[str, ...], prepare, parent: int, playing) -> No
     ``playing`` (shared memory) holds the index of the game being played, -1 between
     games: if this process dies, the parent knows which game killed it.
     """
-    from arena.host import die_with_parent
-    from arena.worker import ignore_interrupts, play_prepared
+    from arena.execution.host import die_with_parent
+    from arena.execution.worker import ignore_interrupts, play_prepared
 
     ignore_interrupts()
     die_with_parent(parent)
@@ -89,14 +89,14 @@ class _Slot:
         self.proc.start()
         theirs.close()
         self.chunks: deque[int] = deque()  # the size of each chunk sent and not yet done, oldest first
-        self.unreported: dict[int, ScheduledGame] = {}  # in the order sent
+        self.unreported: dict[int, GameTask] = {}  # in the order sent
 
 
 class WorkerPool:
     """``jobs`` worker processes, each playing one game at a time.
 
     A worker returns ``prepare(index, pairing, record)`` for each game (see
-    ``arena.worker.play_prepared``); ``prepare`` must be a module-level function.
+    ``arena.execution.worker.play_prepared``); ``prepare`` must be a module-level function.
     """
 
     def __init__(self, jobs: int, plugins: tuple[str, ...], prepare):
@@ -104,7 +104,7 @@ class WorkerPool:
         self.plugins, self.prepare = plugins, prepare
         self.slots = [_Slot(self.context, plugins, prepare) for _ in range(jobs)]
 
-    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, object] | Failure]:
+    def run(self, tasks: Sequence[GameTask]) -> Iterator[tuple[int, object] | Failure]:
         """Yield ``(index, prepared)`` for each game as it is reported, or a Failure."""
         queue = deque(tasks)
         deaths: dict[int, int] = {}

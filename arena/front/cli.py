@@ -9,7 +9,8 @@ import sys
 
 from arena.budget import Budget
 from arena.errors import ArenaError
-from arena.isolation import RemoteBot, host_pool
+from arena.execution.isolation import RemoteBot, host_pool
+from arena.limits import DEFAULT_LIMITS
 from arena.plugins import Registry, get_registry
 from arena.records import GameRecord, MoveRecord
 from arena.referee import play_game
@@ -66,12 +67,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="master seed")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), help="tournament format")
     p.add_argument("--challenger", action="append", metavar="NAME", help="gauntlet challenger (repeat)")
-    p.add_argument("--time-margin", type=float, metavar="SECONDS", help="grace past a time budget (default 0.1)")
+    limits = DEFAULT_LIMITS
     p.add_argument(
-        "--watchdog", type=float, metavar="SECONDS", help="limit on a move without a time budget, and on start-up (default 60)"
+        "--time-margin", type=float, metavar="SECONDS", help=f"grace past a time budget (default {limits.time_margin:g})"
     )
-    p.add_argument("--memory-limit", type=int, metavar="MIB", help="memory limit per bot process (default 1024; 0: none)")
-    p.add_argument("--output-limit", type=int, metavar="KIB", help="stdout+stderr limit per bot and game (default 1024)")
+    p.add_argument(
+        "--watchdog",
+        type=float,
+        metavar="SECONDS",
+        help=f"limit on a move without a time budget, and on start-up (default {limits.watchdog:g})",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=int,
+        metavar="MIB",
+        help=f"memory limit per bot process (default {limits.memory_limit}; 0: none)",
+    )
+    p.add_argument(
+        "--output-limit", type=int, metavar="KIB", help=f"stdout+stderr limit per bot and game (default {limits.output_limit})"
+    )
     p.add_argument(
         "--no-isolation", dest="isolate", action="store_false", default=None,
         help="run bots inside the worker processes: faster, but a hung or crashing bot is not contained",
@@ -184,8 +198,8 @@ def _result_line(record: GameRecord) -> str:
 
 
 def cmd_run(registry: Registry, args) -> int:
-    from arena.config import build, settings
-    from arena.runner import run_tournament
+    from arena.front.run import run_tournament
+    from arena.front.settings import build, settings
 
     overrides = {
         "game": args.game,

@@ -1,22 +1,27 @@
-"""Runs a tournament: schedule, executor, durable storage, progress."""
+"""Runs a tournament: schedule, executor, durable storage, progress.
+
+The one place where the arena meets the results database: games are laid out as the
+database's rows where they are played (``results.rows.game_rows``), and stored here in
+batches.
+"""
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 from tqdm import tqdm
 
 from arena import __version__
-from arena.config import RunSettings
-from arena.errors import ArenaError
-from arena.isolation import host_pool
-from arena.pool import Failure, WorkerPool
-from arena.tournament import ScheduledGame, TournamentConfig, make_schedule, validate
-from arena.worker import play_prepared, registry_for
+from arena.execution.executors import executor as make_executor
+from arena.execution.pool import Failure
+from arena.execution.specs import registry_for
+from arena.front.settings import RunSettings
+from arena.front.tournament import TournamentConfig, make_schedule, validate
+from results.rows import game_rows
 from results.store import Store, Tournament
-from results.writer import GameRows, GameWriter, game_rows
+from results.writer import GameWriter
 
 
 @dataclass
@@ -37,82 +42,6 @@ class RunResult:
     @property
     def complete(self) -> bool:
         return self.already + self.played == self.scheduled
-
-
-class LocalExecutor:
-    """Plays games in this process (one job) or in a pool of worker processes.
-
-    Executors yield ``(index, game_rows(...))`` for each game, laid out where it was played.
-    """
-
-    def __init__(self, jobs: int, plugins: tuple[str, ...]):
-        self.jobs = jobs
-        self.plugins = plugins
-        # started at once: the workers boot (a Python start and the imports, ~0.3 s) while
-        # the runner makes the schedule
-        self.pool = WorkerPool(jobs, plugins, game_rows) if jobs > 1 else None
-
-    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRows] | Failure]:
-        if self.pool is None or len(tasks) <= 1:
-            for task in tasks:
-                try:
-                    yield play_prepared(task, self.plugins, game_rows)
-                except Exception as exc:
-                    yield Failure(task.index, f"the referee failed: {type(exc).__name__}: {exc}")
-            return
-        yield from self.pool.run(tasks)
-
-    def close(self, abort: bool = False) -> None:
-        if self.pool is not None:
-            self.pool.close(abort)
-            self.pool = None
-        host_pool().close()
-
-
-#: Seconds to wait for a Dask scheduler to answer.
-DASK_CONNECT_TIMEOUT = 10
-
-
-class DaskExecutor:
-    """Plays games on a Dask cluster: an address, or ``local`` for a LocalCluster of ``jobs`` processes."""
-
-    def __init__(self, address: str, jobs: int, plugins: tuple[str, ...]):
-        try:
-            import distributed
-        except ImportError:
-            raise ArenaError("--dask needs dask.distributed: pip install 'botarena[dask]'") from None
-        self.distributed = distributed
-        self.plugins = plugins
-        self.cluster = None
-        try:
-            if address == "local":
-                self.cluster = distributed.LocalCluster(
-                    n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
-                )
-                self.client = distributed.Client(self.cluster)
-            else:
-                self.client = distributed.Client(address, timeout=DASK_CONNECT_TIMEOUT)
-        except OSError as exc:
-            self.close()
-            raise ArenaError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
-
-    def run(self, tasks: Sequence[ScheduledGame]) -> Iterator[tuple[int, GameRows] | Failure]:
-        if not tasks:
-            return
-        futures = self.client.map(play_prepared, tasks, plugins=self.plugins, prepare=game_rows, pure=False)
-        index = {f.key: t.index for f, t in zip(futures, tasks)}
-        for future in self.distributed.as_completed(futures):
-            try:
-                yield future.result()
-            except Exception as exc:
-                yield Failure(index[future.key], f"{type(exc).__name__}: {exc}")
-
-    def close(self, abort: bool = False) -> None:
-        client = getattr(self, "client", None)
-        if client is not None:
-            client.close()
-        if self.cluster is not None:
-            self.cluster.close()
 
 
 class Leaderboard:
@@ -148,12 +77,12 @@ def run_tournament(
     """
     plugins = tuple(plugins)
     registry = registry or registry_for(plugins)
-    validate(config, registry)  # a bad tournament fails before any worker starts
+    game = validate(config, registry)  # a bad tournament fails before any worker starts
     # worker processes boot while the schedule is laid out and the database opened
-    executor = DaskExecutor(run.dask, run.jobs, plugins) if run.dask else LocalExecutor(run.jobs, plugins)
+    executor = make_executor(run.dask, run.jobs, plugins, game_rows)
     aborted = False
     try:
-        schedule = make_schedule(config, registry)
+        schedule = make_schedule(config, registry, game)
         with Store(run.database) as store:
             tournament = store.open_tournament(
                 config.name, config.game, config.identity(), config.seed, len(schedule.games), __version__
@@ -184,7 +113,7 @@ def run_tournament(
                     _, rows = outcome
                     writer.add(rows)
                     if run.progress:
-                        board.add(rows.first, rows.second, rows.score_first)
+                        board.add(rows.game.first, rows.game.second, rows.game.score_first)
                         bar.update(1)
                         bar.set_postfix_str(board.leader(), refresh=False)
             except KeyboardInterrupt:

@@ -10,7 +10,8 @@ from typing import Any
 
 from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
-from arena.tournament import DEFAULT_DATABASE, Entrant, TournamentConfig
+from arena.front.tournament import DEFAULT_DATABASE, Entrant, TournamentConfig
+from arena.limits import DEFAULT_LIMITS
 
 
 class ConfigError(ArenaError, ValueError):
@@ -28,11 +29,11 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "seed": 1,
     "format": "round-robin",
     "challengers": [],
-    "time_margin": 0.1,
+    "time_margin": DEFAULT_LIMITS.time_margin,
     "isolate": True,
-    "watchdog": 60.0,
-    "memory_limit": 1024,
-    "output_limit": 1024,
+    "watchdog": DEFAULT_LIMITS.watchdog,
+    "memory_limit": DEFAULT_LIMITS.memory_limit,
+    "output_limit": DEFAULT_LIMITS.output_limit,
     "database": DEFAULT_DATABASE,
     "jobs": None,
 }

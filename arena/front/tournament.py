@@ -8,14 +8,13 @@ from dataclasses import asdict, dataclass, field
 
 from arena.budget import Budget
 from arena.errors import ParameterError
+from arena.execution.task import GameTask
 from arena.game import Game
-from arena.isolation import Limits
+from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import parse_spec
 from arena.plugins import Registry
 
 FORMATS = ("round-robin", "gauntlet")
-#: Below this a Python process with the arena loaded cannot run at all.
-MIN_MEMORY_MB = 128
 DEFAULT_DATABASE = "arena-results.db"
 
 
@@ -51,15 +50,15 @@ class TournamentConfig:
     """``round-robin`` (every pair meets) or ``gauntlet`` (challengers against the field)."""
     challengers: tuple[str, ...] = ()
     """Display names of the challengers in a gauntlet."""
-    time_margin: float = 0.1
-    """Seconds a move may run past a time budget before it loses on time."""
+    time_margin: float = DEFAULT_LIMITS.time_margin
+    """Seconds a move may run past a time budget before it loses on time (see arena.limits)."""
     isolate: bool = True
-    """Run each bot in a supervised process of its own (see arena.isolation)."""
-    watchdog: float = 60.0
+    """Run each bot in a supervised process of its own (see arena.execution.isolation)."""
+    watchdog: float = DEFAULT_LIMITS.watchdog
     """Seconds allowed for a call without a time budget (start-up, moves under node or depth budgets)."""
-    memory_limit: int | None = 1024
+    memory_limit: int | None = DEFAULT_LIMITS.memory_limit
     """Memory limit of each isolated bot, in MiB (None: no limit)."""
-    output_limit: int = 1024
+    output_limit: int = DEFAULT_LIMITS.output_limit
     """Most an isolated bot may write to stdout and stderr in a game, in KiB."""
     name: str = "default"
     """Tournament name in the results database."""
@@ -85,29 +84,13 @@ class TournamentConfig:
         return Limits(self.time_margin, self.watchdog, self.memory_limit, self.output_limit)
 
 
-@dataclass(frozen=True)
-class ScheduledGame:
-    """One game of the schedule, with everything a worker needs to play it."""
-
-    index: int
-    pairing: int
-    game: str
-    names: tuple[str, str]
-    specs: tuple[str, str]
-    budgets: tuple[Budget, Budget]
-    seed: int
-    opening: tuple[str, ...]
-    limits: Limits
-    isolate: bool
-
-
 @dataclass
 class Schedule:
     """The games of a tournament in playing order: round by round, every pairing each round."""
 
     config: TournamentConfig
     pairings: list[tuple[int, int]] = field(default_factory=list)
-    games: list[ScheduledGame] = field(default_factory=list)
+    games: list[GameTask] = field(default_factory=list)
 
 
 def validate(config: TournamentConfig, registry: Registry) -> Game:
@@ -154,20 +137,18 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
             raise ParameterError("a gauntlet needs at least one bot that is not a challenger")
     elif config.challengers:
         raise ParameterError("challengers are only for the gauntlet format")
-    if not config.time_margin >= 0:  # nan too
-        raise ParameterError(f"time margin must be 0 or more seconds, got {config.time_margin}")
-    if not config.watchdog > 0:
-        raise ParameterError(f"watchdog must be more than 0 seconds, got {config.watchdog}")
-    if config.memory_limit is not None and config.memory_limit < MIN_MEMORY_MB:
-        raise ParameterError(f"memory limit must be at least {MIN_MEMORY_MB} MiB (or none), got {config.memory_limit}")
-    if config.output_limit < 1:
-        raise ParameterError(f"output limit must be at least 1 KiB, got {config.output_limit}")
+    config.limits  # checks every limit
     return game
 
 
-def make_schedule(config: TournamentConfig, registry: Registry) -> Schedule:
-    """Validate ``config`` and lay out every game, deterministically from the master seed."""
-    game = validate(config, registry)
+def make_schedule(config: TournamentConfig, registry: Registry, game: Game | None = None) -> Schedule:
+    """Lay out every game, deterministically from the master seed.
+
+    ``game`` is what ``validate(config, registry)`` returned; without it, the config is
+    validated here.
+    """
+    if game is None:
+        game = validate(config, registry)
     n = len(config.bots)
     if config.format == "gauntlet":
         challengers = [i for i, e in enumerate(config.bots) if e.name in config.challengers]
@@ -178,13 +159,14 @@ def make_schedule(config: TournamentConfig, registry: Registry) -> Schedule:
     rounds = config.games_per_pairing // 2
     openings = make_openings(game, rounds, config.opening_plies, config.seed)
     schedule = Schedule(config, pairings)
+    limits = config.limits
     for r in range(rounds):
         for p, (a, b) in enumerate(pairings):
             for first, second in ((a, b), (b, a)):
                 index = len(schedule.games)
                 x, y = config.bots[first], config.bots[second]
                 schedule.games.append(
-                    ScheduledGame(
+                    GameTask(
                         index=index,
                         pairing=p,
                         game=config.game,
@@ -193,7 +175,7 @@ def make_schedule(config: TournamentConfig, registry: Registry) -> Schedule:
                         budgets=(config.budget_of(x), config.budget_of(y)),
                         seed=game_seed(config.seed, index),
                         opening=openings[r],
-                        limits=config.limits,
+                        limits=limits,
                         isolate=config.isolate,
                     )
                 )

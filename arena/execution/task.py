@@ -1,0 +1,34 @@
+"""One game to play, with everything a process needs to play it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.budget import Budget
+from arena.limits import Limits
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a schedule: specs, budgets, seed and opening (it travels to workers)."""
+
+    index: int
+    """Position in the schedule: the game's id in the results."""
+    pairing: int
+    """Which pair of bots of the schedule plays it."""
+    game: str
+    """Game spec."""
+    names: tuple[str, str]
+    """Display names, first player first."""
+    specs: tuple[str, str]
+    """Bot specs, first player first."""
+    budgets: tuple[Budget, Budget]
+    """Each player's per-move budget."""
+    seed: int
+    """Seed the bots' randomness derives from."""
+    opening: tuple[str, ...]
+    """Moves played before the bots take over, as text."""
+    limits: Limits
+    """What the referee and the bot supervisor allow."""
+    isolate: bool
+    """Run each bot in a supervised process of its own."""

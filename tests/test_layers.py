@@ -1,0 +1,164 @@
+"""The layers stay apart: games + bots -> arena core -> execution -> front, results beside the front.
+
+Read from the source with ``ast``, every import counts, nested and type-only ones too
+(see docs/architecture.md for the rules).
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("arena", "bots", "games", "results")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))}
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The project modules ``name`` imports (a package's submodule where one is named)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in MODULES and target.split(".")[0] in PACKAGES:
+                target = target.rpartition(".")[0]
+            if target in MODULES and target != name:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _layer(module: str) -> str:
+    if module.startswith("arena.execution"):
+        return "execution"
+    if module.startswith("arena.front") or module == "arena.__main__":
+        return "front"
+    return {"arena": "core"}.get(module.split(".")[0], module.split(".")[0])
+
+
+# What each layer may import from the project (itself included).
+ALLOWED = {
+    "core": {"core"},
+    "games": {"core", "games"},
+    "bots": {"core", "bots"},
+    "execution": {"core", "execution"},
+    "results": {"core", "results"},
+    "front": {"core", "execution", "results", "front"},
+}
+# Third-party modules a layer must not import: the core and execution start fast and run
+# anywhere; pandas belongs to results.
+FORBIDDEN_THIRD_PARTY = {"core": {"pandas", "numpy", "tqdm"}, "execution": {"pandas", "numpy", "tqdm"}}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_a_module_imports_only_from_the_layers_below_it(module):
+    layer = _layer(module)
+    wrong = sorted(m for m in GRAPH[module] if _layer(m) not in ALLOWED[layer])
+    assert not wrong, f"{module} ({layer}) imports {', '.join(wrong)}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) in FORBIDDEN_THIRD_PARTY))
+def test_the_core_and_execution_import_no_heavy_library(module):
+    tree = ast.parse(MODULES[module].read_text())
+    names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and not n.level}
+    assert not names & FORBIDDEN_THIRD_PARTY[_layer(module)], f"{module} imports {names & FORBIDDEN_THIRD_PARTY[_layer(module)]}"
+
+
+def test_no_two_modules_import_each_other_directly_or_in_a_cycle():
+    index, low, on_stack, stack, cycles = {}, {}, set(), [], []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in GRAPH[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    assert not cycles, f"modules that import each other: {cycles}"
+
+
+def test_the_checks_see_the_layers_they_guard():
+    # the rules above would pass vacuously if the import graph came out empty
+    assert "arena.front.run" in GRAPH and "results.store" in GRAPH["arena.front.run"]
+    assert "arena.execution.isolation" in GRAPH["arena.execution.worker"]
+    assert _layer("arena.referee") == "core" and _layer("arena.execution.host") == "execution"
+    assert {"arena.front.run", "results.store"} <= set(GRAPH)
+
+
+def test_the_public_names_import_from_where_they_always_did():
+    import arena
+    import arena.testing
+    import results
+
+    for name in ("Game", "Bot", "Budget", "get_registry", "play_game"):
+        assert getattr(arena, name).__name__ == name, name
+    assert type(arena.hookimpl).__name__ == "HookimplMarker" and arena.hookimpl.project_name == "arena"
+    assert callable(arena.testing.check_game) and callable(arena.testing.check_plugin)
+    assert callable(results.load)
+
+
+def test_a_host_process_starts_from_the_module_it_lives_in():
+    from arena import Budget, Counter
+    from arena.execution import host
+    from arena.execution.isolation import HostPool, RemoteBot
+
+    pool = HostPool()
+    bot = RemoteBot("greedy", pool=pool)
+    try:
+        game = _registry().game("tictactoe")
+        bot.new_game(game, 0, 1)
+        decision = bot.choose(game, game.initial_state(), Counter(Budget(nodes=50)))
+        assert decision.move in game.legal_moves(game.initial_state())
+        assert bot.host.proc.args[1:3] == ["-m", host.__name__] == ["-m", "arena.execution.host"]
+    finally:
+        bot.release()
+        pool.close()
+
+
+def _registry():
+    from arena import get_registry
+
+    return get_registry(entry_points=False)
