@@ -21,6 +21,9 @@ State: the path from the root, a tuple of child indices from 0 (equal paths, equ
 states). Move: a child's index, written as a letter: "a" for the first child, "b" for
 the second, ..., "z", then "aa", "ab", ... as spreadsheet columns are.
 
+Render: the path, whose turn it is and the subtree below, one node a line (the node
+itself marked ``*``, each child by its move), cut off after RENDER_LINES lines.
+
 Bounds: plus and minus the largest absolute leaf value (1 when every leaf is 0). The
 heuristic is 0 at every inner node, strictly inside the bounds: the tree gives no
 estimates, so a depth-limited search values a node at its horizon as 0.
@@ -137,11 +140,16 @@ class Tree(Game):
     description = "a game tree given by hand: leaves hold the first player's utility (for teaching search)"
 
     shape: str | None = param(
-        None, "the tree: a leaf is a number, an inner node its children in [brackets], e.g. '[[1 2] [3 4]]'"
+        None,
+        "the tree: a leaf is a number, an inner node its children in [brackets], separated by spaces or "
+        "commas; the root's brackets may be left out: '[[1 2] [3 4]]' or '[1,2],[3,4]'",
     )
     file: str | None = param(None, "a file holding the tree in the same syntax ('#' starts a comment)")
     example: str | None = param(
-        None, "a named tree: " + "; ".join(f"{k}: {v[1]}" for k, v in EXAMPLES.items()), choices=tuple(EXAMPLES)
+        None,
+        "a named tree (bois if none of shape, file and example is given): "
+        + "; ".join(f"{k}: {v[1]}" for k, v in EXAMPLES.items()),
+        choices=tuple(EXAMPLES),
     )
 
     def __init__(self, **params):
@@ -180,7 +188,8 @@ class Tree(Game):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as exc:
-            raise ParameterError(f"cannot read tree file {path!r} for game 'tree': {exc.strerror or exc}") from None
+            why = getattr(exc, "strerror", None) or exc  # a UnicodeDecodeError has none
+            raise ParameterError(f"cannot read tree file {path!r} for game 'tree': {why}") from None
         return self._parse("file", path, text)
 
     def _parse(self, attr: str, value: str, text: str) -> tuple:
@@ -224,7 +233,8 @@ class Tree(Game):
         path = " ".join(map(move_text, state)) if state else "root"
         if state in self._leaves:
             value = self._leaves[state]
-            return f"path: {path}; a leaf: {_number_text(value)} for the first player, {_number_text(-value)} for the second"
+            first, second = _number_text(value), _number_text(-value)
+            return f"path: {path}; a leaf: {first} for the first player, {second} for the second"
         role = ("first player (max)", "second player (min)")[len(state) & 1]
         size = self._sizes[state]
         lines = [f"path: {path}; {role} to move; {size} nodes in this subtree", *self._outline(state)]

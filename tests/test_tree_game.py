@@ -159,7 +159,10 @@ def test_random_trees_match_reference_searches(index):
 # The rule book.
 
 
-@pytest.mark.parametrize("spec", [f"tree:example={name}" for name in EXAMPLES] + ["tree:shape=[1 [2 [3 [4 5]]]] -6"])
+NAMED = [f"tree:example={name}" for name in EXAMPLES] + ["tree:shape=[1 [2 [3 [4 5]]]] -6"]
+
+
+@pytest.mark.parametrize("spec", NAMED)
 def test_conformance_named_trees(spec):
     assert check_game(REGISTRY.game(spec), playouts=30).positions > 0
 
@@ -192,7 +195,13 @@ def test_equal_paths_are_equal_states():
 
 @pytest.mark.parametrize(
     "shape, bounds",
-    [("[0 0] [0]", (-1, 1)), ("[5 5]", (-5, 5)), ("[-5 -5]", (-5, 5)), ("[0.25 -3.5]", (-3.5, 3.5)), ("[2 -9]", (-9, 9))],
+    [
+        ("[0 0] [0]", (-1, 1)),
+        ("[5 5]", (-5, 5)),
+        ("[-5 -5]", (-5, 5)),
+        ("[0.25 -3.5]", (-3.5, 3.5)),
+        ("[2 -9]", (-9, 9)),
+    ],
 )
 def test_bounds_contain_every_leaf_and_the_heuristic_strictly(shape, bounds):
     game = Tree(shape=shape)
@@ -228,7 +237,8 @@ def test_render_shows_the_path_and_a_small_subtree():
         "    b: 5",
         "    c: 6",
     ]
-    assert game.render(game.play(["b", "a", "b"])) == "path: b a b; a leaf: -1 for the first player, 1 for the second"
+    leaf = game.render(game.play(["b", "a", "b"]))
+    assert leaf == "path: b a b; a leaf: -1 for the first player, 1 for the second"
     big = Tree(shape=" ".join(f"[{i} {i}]" for i in range(100)))
     lines = big.render(()).splitlines()
     assert lines[0] == "path: root; first player (max) to move; 301 nodes in this subtree"
@@ -279,8 +289,11 @@ def test_file_parameter(tmp_path):
     path.write_text("[1 2]\n[3 x]\n")
     with pytest.raises(ParameterError, match=r"at line 2, column 4 .*'x' is not a number"):
         Tree(file=str(path))
-    with pytest.raises(ParameterError, match="cannot read tree file"):
+    with pytest.raises(ParameterError, match="cannot read tree file .*No such file"):
         Tree(file=str(tmp_path / "missing.tree"))
+    path.write_bytes(b"[1 \xff]")
+    with pytest.raises(ParameterError, match="cannot read tree file .*can't decode byte 0xff"):
+        Tree(file=str(path))
 
 
 @pytest.mark.parametrize(
@@ -307,9 +320,9 @@ def test_malformed_specs_give_one_clear_line(spec, message, capsys):
 
 def test_cli_plays_a_tree():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = ["play", "tree:example=bois", "--bot", "minimax", "--bot", "alphabeta", "--seed", "1"]
     proc = subprocess.run(
-        [sys.executable, "-m", "arena", "play", "tree:example=bois", "--bot", "minimax", "--bot", "alphabeta", "--seed", "1"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "arena", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
     assert "move 1: minimax plays a  (19 nodes" in proc.stdout  # default depth 4 reaches every leaf
