@@ -11,7 +11,8 @@ def register_games(register):
     from games.nim import Nim
     from games.othello import Othello
     from games.tictactoe import TicTacToe
+    from games.tree import Tree
     from games.wythoff import Wythoff
 
-    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello):
+    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello, Tree):
         register(cls)

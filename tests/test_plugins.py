@@ -8,7 +8,7 @@ from arena import Bot, Game, PluginError, UnknownNameError, get_registry, hookim
 from arena.plugins import DEFAULT_PLUGINS, make_plugin_manager
 from tests.plugins import duplicate, misbehaving
 
-BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello"}
+BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "tree"}
 BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "human"}
 
 
