@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 
-from arena.budget import Budget
 from arena.errors import ArenaError
-from arena.execution.isolation import RemoteBot, host_pool
+from arena.front.play import cmd_play
+from arena.front.reports import cmd_report, cmd_show, report_text
+from arena.front.settings import UsageError
 from arena.limits import DEFAULT_LIMITS
 from arena.plugins import Registry, get_registry
-from arena.records import GameRecord, MoveRecord
-from arena.referee import play_game
-
-
-class UsageError(ArenaError):
-    """A command line that cannot be run as given."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,55 +142,6 @@ def _listing(registry: Registry, kind: str, args) -> int:
     return 0
 
 
-def cmd_play(registry: Registry, args) -> int:
-    game = registry.game(args.game)
-    if len(args.bot) != 2:
-        raise UsageError(f"play needs exactly two --bot options, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
-    bots = [registry.bot(spec) for spec in args.bot]
-    for bot in bots:
-        bot.check_game(game)
-    budget = Budget.parse(args.budget)
-    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
-    names = tuple(f"{game.player_name(i)}: {bot.spec}" for i, bot in enumerate(bots))
-    print(f"{game.spec}: {names[0]}  vs  {names[1]}  (budget {budget}, seed {seed})")
-
-    def show(state, record: MoveRecord):
-        if not args.quiet:
-            print(f"\n{_move_line(record, bots[record.player].spec)}")
-            print(game.render(state))
-
-    if not args.quiet:
-        print(game.render(game.initial_state()))
-    # search bots play in supervised processes, as in tournaments; a person plays here
-    players = [RemoteBot(b.spec) if args.isolate and not b.interactive else b for b in bots]
-    try:
-        record = play_game(game, players, budgets=(budget, budget), seed=seed, observer=show, names=[b.spec for b in bots])
-    finally:
-        host_pool().close()
-    if args.quiet:
-        print(game.render(game.play([m.move for m in record.moves])))
-    print(f"\n{_result_line(record)}")
-    return 0
-
-
-def _move_line(record: MoveRecord, who: str) -> str:
-    parts = [f"{record.nodes:,} nodes", f"{record.seconds:.3f}s"]
-    if record.depth is not None:
-        parts.append(f"depth {record.depth}")
-    if record.score is not None:
-        parts.append(f"score {record.score:+.3g}")
-    if len(record.pv) > 1:
-        parts.append("pv " + " ".join(record.pv))
-    return f"move {record.ply + 1}: {who} plays {record.move}  ({', '.join(parts)})"
-
-
-def _result_line(record: GameRecord) -> str:
-    line = f"result {record.result} ({record.termination}): {record.message}"
-    if record.winner is not None:
-        line += f"; winner: {record.players[record.winner]}"
-    return line
-
-
 def cmd_run(registry: Registry, args) -> int:
     from arena.front.run import run_tournament
     from arena.front.settings import build, settings
@@ -232,7 +177,7 @@ def cmd_run(registry: Registry, args) -> int:
             file=sys.stderr,
         )
         return 130
-    print(_report_text(db, config.name))
+    print(report_text(db, config.name))
     print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {config.name!r}; {result.played} played now)")
     if result.failed:
         print(
@@ -241,60 +186,6 @@ def cmd_run(registry: Registry, args) -> int:
             file=sys.stderr,
         )
         return 1
-    return 0
-
-
-def _report_text(db: str, tournament: str | None) -> str:
-    import results
-    from results.report import render, report
-
-    tables = results.load(db, tournament)
-    return render(report(tables.games, tables.moves), "text")
-
-
-def cmd_report(registry: Registry, args) -> int:
-    import results
-    from results.report import render, report, write
-
-    tables = results.load(args.db, args.tournament)
-    if tables.games.empty:
-        raise UsageError(f"tournament in {args.db!r} has no finished game yet")
-    out = report(tables.games, tables.moves)
-    if args.out:
-        for path in write(out, args.format, args.out):
-            print(path)
-    else:
-        print(render(out, args.format))
-    if args.plots:
-        from results.plots import plot_all
-
-        for path in plot_all(tables.games, tables.moves, args.plots):
-            print(path)
-    return 0
-
-
-def cmd_show(registry: Registry, args) -> int:
-    from results.store import Store
-
-    with Store(args.db, create=False) as store:
-        tournament = store.tournament(args.tournament)
-        row, moves = store.game(tournament, args.game_id)
-    game = registry.game(tournament.game)
-    print(f"{tournament.name} game {row['game_id']}: {row['first']} (first) vs {row['second']}, seed {row['seed']}")
-    opening = row["opening"].split()
-    state = game.play(opening)
-    if opening:
-        print(f"opening: {' '.join(opening)}")
-    print(game.render(state))
-    names = (row["first"], row["second"])
-    for m in moves:
-        record = MoveRecord(
-            m["ply"], m["player"], m["move"], m["nodes"], m["seconds"], m["depth"], m["score"], tuple(m["pv"].split())
-        )
-        state = game.apply(state, game.parse_move(m["move"]))
-        print(f"\n{_move_line(record, names[m['player']])}")
-        print(game.render(state))
-    print(f"\nresult {row['result']} ({row['termination']}): {row['message']}")
     return 0
 
 

@@ -18,6 +18,10 @@ class ConfigError(ArenaError, ValueError):
     """A tournament file or setting that cannot be used."""
 
 
+class UsageError(ArenaError):
+    """A command line that cannot be run as given."""
+
+
 #: The tournament ``arena run`` plays with no arguments: the five search bots at Connect Four.
 DEFAULT_SETTINGS: dict[str, Any] = {
     "name": "default",
