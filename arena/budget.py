@@ -1,10 +1,13 @@
-"""Per-move budgets and the counter a search ticks once per node."""
+"""Per-move budgets, the counter of a move's nodes, and the counted game a bot is handed."""
 
 from __future__ import annotations
 
 import math
+import pickle
 import sys
 import time
+import weakref
+from types import MethodType
 from dataclasses import dataclass
 
 from arena.errors import ParameterError
@@ -152,3 +155,76 @@ class Counter:
     def time_left(self) -> float | None:
         """Seconds until the deadline, or None without a time limit."""
         return None if self.deadline is None else self.deadline - self._clock()
+
+
+# The game a bot is handed: the referee's game, but its ``apply`` ticks the move's counter.
+
+_COUNTED_CLASSES: dict[type, type] = {}
+_LIVE: "weakref.WeakValueDictionary[int, object]" = weakref.WeakValueDictionary()
+
+
+def counted(game, counter: Counter):
+    """``game`` as a bot sees it: every position its ``apply`` makes ticks ``counter``.
+
+    Past the counter's node or time limit, ``apply`` raises BudgetExhausted, whether or not
+    the bot ticks. The view is an instance of a subclass of the game's class made for the
+    purpose, so the class's own method counts too (``type(view).apply``); a copy counts for
+    the same counter, and a pickle round trip in the same process gives the view back. A
+    rule book of the game's class that a bot builds for itself is outside what a referee
+    can see.
+    """
+    base = getattr(type(game), "_counted_base", type(game))
+    view = object.__new__(_counted_class(base))
+    fields = view.__dict__
+    fields.update(game.__dict__)
+    # the rule book's own apply: one set on the instance (a wrapper), a view's, or the class's
+    inner = fields.pop("apply", None) or fields.get("_arena_apply") or MethodType(base.apply, view)
+    fields["_arena_apply"] = inner
+    fields["_arena_tick"] = counter.tick
+    _LIVE[id(view)] = view
+    return view
+
+
+def _counted_class(base: type) -> type:
+    """The subclass of ``base`` whose ``apply`` counts, made once per class."""
+    try:
+        return _COUNTED_CLASSES[base]
+    except KeyError:
+        pass
+
+    def apply(self, state, move):
+        self._arena_tick()
+        return self._arena_apply(state, move)
+
+    apply.__doc__ = base.apply.__doc__
+    namespace = {
+        "apply": apply,
+        "_counted_base": base,
+        "__copy__": _copy_view,
+        "__deepcopy__": lambda self, memo: _copy_view(self),
+        "__reduce__": _reduce_view,
+        "__module__": base.__module__,
+        "__qualname__": base.__qualname__,
+        "__doc__": base.__doc__,
+    }
+    cls = _COUNTED_CLASSES[base] = type(base.__name__, (base,), namespace)
+    return cls
+
+
+def _copy_view(view):
+    twin = object.__new__(type(view))
+    twin.__dict__.update(view.__dict__)
+    _LIVE[id(twin)] = twin
+    return twin
+
+
+def _reduce_view(view):
+    return (_live_view, (id(view),))
+
+
+def _live_view(key: int):
+    """The counted view a pickle of it names; a view cannot leave the process that made it."""
+    try:
+        return _LIVE[key]
+    except KeyError:
+        raise pickle.UnpicklingError("a game handed to a bot counts its moves and cannot leave its process") from None

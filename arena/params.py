@@ -147,12 +147,16 @@ class Configurable:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         hints = typing.get_type_hints(cls)
+        # a base's declarations were replaced by their defaults when it was made: inherit
+        # them from its ``parameters``, then add or override those declared here
+        declared = {}
+        for klass in reversed(cls.__mro__[1:]):
+            declared.update(vars(klass).get("parameters", {}))
         found = {}
         for klass in reversed(cls.__mro__):
             for attr, value in vars(klass).items():
                 if isinstance(value, Param):
                     found[attr] = value
-        declared = {}
         for attr, p in found.items():
             hint = hints.get(attr, type(p.default))
             optional = _is_optional(hint)

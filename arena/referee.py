@@ -6,7 +6,7 @@ import time
 from typing import Callable, Sequence
 
 from arena.bot import Bot, Decision
-from arena.budget import Budget, Counter
+from arena.budget import Budget, BudgetExhausted, Counter, counted
 from arena.errors import BotFault
 from arena.game import Game, State
 from arena.limits import DEFAULT_LIMITS
@@ -45,7 +45,9 @@ def play_game(
 ) -> GameRecord:
     """Play one game; ``bots[0]`` moves first. Returns the full record.
 
-    Every move is checked against ``legal_moves``. A bot that raises, returns an illegal
+    Each bot is handed the game as ``counted`` makes it: every position its ``apply``
+    makes counts against the move's budget, and the arena counts the root. Every move is
+    checked against ``legal_moves``. A bot that raises, returns an illegal
     move or overruns its time budget by more than ``time_margin`` loses the game at once
     with the game's lowest utility, and the record says why.
     """
@@ -59,15 +61,17 @@ def play_game(
         utilities = (low, -low) if player == 0 else (-low, low)
         return _record(game, names, budgets, seed, opening, moves, utilities, why, player, message)
 
+    counters = (Counter(budgets[0]), Counter(budgets[1]))  # one per player, reset every move
+    # what each bot is handed: the game, counting every position its apply makes
+    views = (counted(game, counters[0]), counted(game, counters[1]))
     for player, bot in enumerate(bots):
         try:
-            bot.new_game(game, player, bot_seed(seed, player))
+            bot.new_game(views[player], player, bot_seed(seed, player))
         except BotFault as fault:
             return forfeit(player, fault.termination, f"{names[player]!r} failed to start a game: {fault.detail}")
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} failed to start a game: {_describe(exc)}")
 
-    counters = (Counter(budgets[0]), Counter(budgets[1]))  # one per player, reset every move
     # the longest a move may take, margin included (None: no time budget, or a person)
     longest = tuple(
         None if budget.time is None or getattr(bot, "interactive", False) else budget.time + time_margin
@@ -81,10 +85,18 @@ def play_game(
         legal = game.legal_moves(state)
         counter = counters[player]
         start = counter.reset()
+        counter.tick()  # the root: the arena counts it, not the bot
         try:
-            answer = bots[player].choose(game, state, counter)
+            answer = bots[player].choose(views[player], state, counter)
         except BotFault as fault:
             return forfeit(player, fault.termination, f"{names[player]!r} {fault.verb} at ply {ply}: {fault.detail}")
+        except BudgetExhausted:
+            return forfeit(
+                player,
+                Termination.CRASH,
+                f"{names[player]!r} crashed at ply {ply}: ran out of its budget ({budgets[player]}) "
+                f"after {counter.nodes:,} nodes without choosing a move",
+            )
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} crashed at ply {ply}: {_describe(exc)}")
         seconds = clock() - start
@@ -182,3 +194,16 @@ def _format_pv(game: Game, pv) -> tuple[str, ...]:
 
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def ask(bot: Bot, game: Game, state: State, budget: Budget | Counter | None = None):
+    """Ask ``bot`` for one move in ``state`` as the referee does; returns ``(answer, counter)``.
+
+    For tests and tools outside a game: the bot is handed the counted game and the root
+    is counted, so ``counter.nodes`` is what a game record would show. A BudgetExhausted
+    that escapes the bot propagates.
+    """
+    counter = budget if isinstance(budget, Counter) else Counter(budget)
+    counter.reset()
+    counter.tick()  # the root
+    return bot.choose(counted(game, counter), state, counter), counter

@@ -15,10 +15,8 @@ class GreedyBot(Bot):
         moves = game.legal_moves(state)
         best, best_moves, score = None, [], None
         try:
-            budget.tick()
             for move in moves:
-                child = game.apply(state, move)
-                budget.tick()
+                child = game.apply(state, move)  # counted by the arena; raises at the budget
                 key = rank(game, child, me)
                 if best is None or key > best:
                     best, best_moves = key, [move]

@@ -6,8 +6,8 @@ random moves from it to the end of the game, and backs the result up the path. R
 are utilities scaled from the game's bounds into [0, 1]; each node keeps the sum for
 the player who moved into it, so games where a player moves twice in a row work too.
 
-Every position made by ``game.apply`` is counted with one ``tick``, in the tree and in
-the playouts alike, and so is the root: that is the node count the arena records. When
+Every position made by ``game.apply`` is counted by the arena, in the tree and in the
+playouts alike, and so is the root: that is the node count it records. When
 the budget runs out, the unfinished playout is dropped and the bot plays the most
 visited root move so far. All randomness comes from ``self.rng``.
 """
@@ -61,10 +61,6 @@ class MCTSBot(Bot):
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
         rng = self.rng
-        try:
-            budget.tick()  # the root
-        except BudgetExhausted:
-            return Decision(rng.choice(moves), depth=0)
         if len(moves) == 1:
             return Decision(moves[0], depth=0)
         low, high = game.bounds
@@ -72,9 +68,9 @@ class MCTSBot(Bot):
         root = _Node(state, None, 1 - mover, mover, list(moves), None)  # its own rewards go unused
         limit, until_spent = self.playouts, self.playouts is None
         if until_spent:
-            # A playout that ends inside the tree applies no move and ticks nothing, so a
+            # A playout that ends inside the tree applies no move and counts nothing, so a
             # node budget also caps the playouts: the search never outlasts what the same
-            # budget allows when every playout ticks.
+            # budget allows when every playout applies a move.
             limit = budget.budget.nodes
             if limit is None and budget.budget.time is None:
                 limit = UNBOUNDED_PLAYOUTS
@@ -87,7 +83,6 @@ class MCTSBot(Bot):
         With ``until_spent`` the search also stops once the whole game tree below the root
         is built. Returns the depth of the tree, in plies.
         """
-        tick = budget.tick
         apply = game.apply
         legal = game.legal_moves
         to_move = game.to_move
@@ -119,8 +114,7 @@ class MCTSBot(Bot):
                     move = untried[i]
                     untried[i] = untried[-1]
                     untried.pop()
-                    s = apply(node.state, move)
-                    tick()
+                    s = apply(node.state, move)  # the arena's apply counts it, and raises at the budget
                     if terminal(s):
                         child = _Node(s, move, node.mover, -1, None, (utility(s, 0) - low) / span)
                     else:
@@ -137,7 +131,6 @@ class MCTSBot(Bot):
                     s = node.state  # just expanded, not terminal: ``moves`` are its legal moves
                     while True:
                         s = apply(s, moves[int(random() * len(moves))])
-                        tick()
                         if terminal(s):
                             break
                         moves = legal(s)
@@ -145,7 +138,7 @@ class MCTSBot(Bot):
                 elif node.n == 0:  # a new child at the end of the game
                     _close(path)
                 elif budget.exhausted or (until_spent and root.closed):
-                    break  # a playout that ended in the tree ticked nothing: look at the budget
+                    break  # a playout that ended in the tree counted nothing: look at the budget
                 # Backpropagation: each node sums the reward of the player who moved into it.
                 rewards = (value, 1.0 - value)
                 for nd in path:

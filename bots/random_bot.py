@@ -24,7 +24,6 @@ class RandomBot(Bot):
         self._state = seed & _MASK
 
     def choose(self, game, state, budget):
-        budget.tick()
         moves = game.legal_moves(state)
         x = self._state = (self._state * 6364136223846793005 + 1442695040888963407) & _MASK
         return moves[((x >> 32) * len(moves)) >> 32]

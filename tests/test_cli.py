@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from arena.front.cli import main
+from arena.referee import ask
 
 
 def run(capsys, *argv):
@@ -40,12 +41,12 @@ def test_play_shows_every_board_and_the_result(capsys):
     assert "tictactoe: X: alphabeta:depth=9  vs  O: minimax:depth=9  (budget none, seed 3)" in out
     assert out.count("\nmove ") == 9  # perfect play fills the board
     # the arena's own count of the bot's first search (table and ordering: b2, the centre)
-    from arena import Counter, get_registry
+    from arena import get_registry
 
     game, bot = get_registry().game("tictactoe"), get_registry().bot("alphabeta:depth=9")
     bot.new_game(game, 0, 1)
-    counter = Counter()
-    assert game.format_move(bot.choose(game, game.initial_state(), counter).move) == "b2"
+    decision, counter = ask(bot, game, game.initial_state())
+    assert game.format_move(decision.move) == "b2"
     assert f"move 1: alphabeta:depth=9 plays b2  ({counter.nodes} nodes, " in out
     assert "result 1/2-1/2 (normal): draw" in out
 

@@ -7,6 +7,7 @@ definition in the data folder's README. Skipped when the data is absent.
 import pytest
 
 from arena import Counter
+from arena.referee import ask
 from bots.solver import SolverBot
 from data_paths import CONNECT4_ENV, connect4_data_dir
 
@@ -50,7 +51,7 @@ def test_solver_needs_no_more_nodes_than_the_tutorials_solver(registry, name, fi
     rows = sample(name, first, 0)
     total = 0
     for moves, expected in rows:
-        counter = Counter()
-        assert SolverBot().choose(game, game.play(moves), counter).score == expected, moves
+        decision, counter = ask(SolverBot(), game, game.play(moves))
+        assert decision.score == expected, moves
         total += counter.nodes
     assert total / len(rows) <= published

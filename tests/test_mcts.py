@@ -7,6 +7,7 @@ import pytest
 
 from arena import Budget, Counter, Decision, Game, Termination, get_registry, play_game
 from arena.limits import DEFAULT_LIMITS
+from arena.referee import ask
 from arena.testing import check_bot, random_playout
 from bots.mcts import MCTSBot
 from bots.random_bot import RandomBot
@@ -16,8 +17,7 @@ from tests.helpers import solve
 
 def choose(bot, game, state, budget=Budget(), seed=0):
     bot.new_game(game, game.to_move(state), seed)
-    counter = Counter(budget)
-    decision = bot.choose(game, state, counter)
+    decision, counter = ask(bot, game, state, budget)
     assert isinstance(decision, Decision)
     assert decision.move in game.legal_moves(state)
     return decision, counter.nodes
@@ -92,7 +92,7 @@ def test_legal_move_within_a_time_budget(registry, name):
             for _ in range(3):
                 counter = Counter(Budget(time=0.05))
                 bot = MCTSBot(playouts=playouts)
-                decision, seconds = in_thread(lambda: (bot.choose(game, state, counter), counter.elapsed()))
+                decision, seconds = in_thread(lambda: (ask(bot, game, state, counter)[0], counter.elapsed()))
                 assert decision.move in game.legal_moves(state)
                 times.append(seconds)
                 if seconds < 0.05 + DEFAULT_LIMITS.time_margin:
@@ -124,7 +124,7 @@ def test_without_a_playout_limit_playouts_that_end_in_the_tree_still_stop(regist
     state = game.play(["1", "2", "1", "2", "1", "2"])  # X wins in column 1: a terminal child
     counter = Counter(budget)
     bot = MCTSBot(playouts=None)
-    decision = in_thread(lambda: bot.choose(game, state, counter))
+    decision, _ = in_thread(lambda: ask(bot, game, state, counter))
     assert decision.move == 0 and decision.score == 1
     assert counter.nodes <= 100_000 and counter.elapsed() < 10
 

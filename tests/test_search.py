@@ -6,6 +6,7 @@ import pytest
 
 from arena import Budget, Counter, Decision
 from arena.testing import random_playout
+from arena.referee import ask
 from bots.alphabeta import AlphaBetaBot
 from bots.iterative import IterativeBot
 from bots.minimax import MinimaxBot
@@ -13,8 +14,7 @@ from bots.search import Search
 
 
 def choose(bot, game, state, budget=Budget()):
-    counter = Counter(budget)
-    decision = bot.choose(game, state, counter)
+    decision, counter = ask(bot, game, state, budget)
     assert isinstance(decision, Decision)
     return decision, counter.nodes
 

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from arena import Budget, Counter
+from arena import Budget
+from arena.referee import ask
 from arena.testing import random_playout
 from bots.alphabeta import AlphaBetaBot
 from bots.iterative import IterativeBot
@@ -13,8 +14,7 @@ from helpers import solve
 
 
 def decide(bot, game, state, budget=Budget()):
-    counter = Counter(budget)
-    decision = bot.choose(game, state, counter)
+    decision, counter = ask(bot, game, state, budget)
     return decision, counter.nodes
 
 

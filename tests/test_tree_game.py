@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from arena import Counter, IllegalMoveError, ParameterError, get_registry, play_game
-from arena.cli import main
+from arena import IllegalMoveError, ParameterError, get_registry, play_game
+from arena.front.cli import main
+from arena.referee import ask
 from arena.testing import check_game
 from games.tree import EXAMPLES, Tree, format_tree, move_text, parse_tree
 
@@ -48,8 +49,7 @@ def first_search(spec: str, game: Tree):
     bot = REGISTRY.bot(spec)
     bot.new_game(game, 0, 1)
     game.made.clear()
-    counter = Counter()
-    decision = bot.choose(game, game.initial_state(), counter)
+    decision, counter = ask(bot, game, game.initial_state())
     assert counter.nodes == 1 + len(game.made)  # the root, then one per position apply made
     return decision, counter.nodes
 

@@ -59,7 +59,7 @@ def serve(conn: Connection) -> None:
     setup = conn.recv()
     sys.path[:] = setup["sys_path"]
     from arena.bot import Decision
-    from arena.budget import Counter
+    from arena.budget import BudgetExhausted, Counter, counted
     from arena.execution.specs import fresh_game, registry_for
 
     plugins = tuple(setup["plugins"])
@@ -70,7 +70,7 @@ def serve(conn: Connection) -> None:
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     conn.send(("ready",))
-    bot = game = counter = None
+    bot = view = counter = None
     while True:
         try:
             request = conn.recv()
@@ -80,20 +80,24 @@ def serve(conn: Connection) -> None:
         try:
             if kind == "start":
                 _, spec, game_spec, player, seed = request
-                bot = game = counter = None
+                bot = view = None
                 bot = registry.bot(spec)
-                game = fresh_game(game_spec, plugins)  # a copy per game, as in the worker
-                bot.new_game(game, player, seed)
+                counter = Counter()
+                # a copy per game, as in the worker, counting what the bot's apply makes
+                view = counted(fresh_game(game_spec, plugins), counter)
+                bot.new_game(view, player, seed)
                 answer = ("ok",)
             else:
                 _, state, budget = request
-                if budget is not None or counter is None:
-                    counter = Counter(budget)
-                else:
-                    counter.reset()
+                if budget is not None:
+                    counter.budget = budget
+                counter.reset()
+                counter.tick()  # the root, as the referee counts it
                 active = counter
-                chosen = bot.choose(game, state, counter)
+                chosen = bot.choose(view, state, counter)
                 answer = ("move", chosen, counter.nodes)
+        except BudgetExhausted:
+            answer = ("error", f"ran out of its budget after {_nodes(active):,} nodes without choosing a move", _nodes(active))
         except MemoryError:
             answer = ("memory", "MemoryError", _nodes(active))
         except BaseException as exc:  # a bot may raise anything, SystemExit included
