@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena import Counter, IllegalMoveError, ParameterError, get_registry, play_game
-from arena.cli import main
+from arena.front.cli import main
 from arena.testing import check_game
 from games.tree import EXAMPLES, Tree, format_tree, move_text, parse_tree
 
