@@ -74,9 +74,11 @@ class Bot(Configurable):
     def choose(self, game: Game, state: State, budget: Counter) -> Move | Decision:
         """Pick a move in ``state``.
 
-        ``budget`` is this move's Counter: call ``budget.tick()`` once per position the
-        search examines (the root and every position made by ``game.apply``); it raises
-        BudgetExhausted when the node or time limit is reached. ``budget.budget`` holds
-        the limits, including an optional depth limit.
+        ``game`` counts for the arena: the root is counted before the call, and every
+        position ``game.apply`` makes ticks ``budget``, this move's Counter. Once the node
+        or time limit is reached, ``apply`` raises BudgetExhausted: catch it and answer
+        with the best move found so far. Call ``budget.tick()`` yourself only for
+        positions examined some other way (not made by ``apply``). ``budget.budget``
+        holds the limits, including an optional depth limit.
         """
         raise NotImplementedError

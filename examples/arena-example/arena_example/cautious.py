@@ -22,8 +22,7 @@ class CautiousBot(Bot):
         me = game.to_move(state)
         moves = list(game.legal_moves(state))
         scored = []  # (rank, value, move) for each move whose look-ahead completed
-        try:
-            budget.tick()  # the root
+        try:  # the arena counts the root and every game.apply; past the budget apply raises
             for move in moves:
                 scored.append(self._score(game, state, move, me, budget))
         except BudgetExhausted:
@@ -41,7 +40,6 @@ class CautiousBot(Bot):
         ``value`` is the same judgement within the game's bounds."""
         low, high = game.bounds
         child = game.apply(state, move)
-        budget.tick()  # one tick for every position made by apply
         if game.is_terminal(child):
             u = game.utility(child, me)
             return (high + u if u > 0 else low + u if u < 0 else 0.0), u, move
@@ -49,7 +47,6 @@ class CautiousBot(Bot):
             worst = None
             for reply in game.legal_moves(child):
                 grandchild = game.apply(child, reply)
-                budget.tick()
                 if game.is_terminal(grandchild):
                     u = game.utility(grandchild, me)
                     if u < 0 and (worst is None or u < worst):
