@@ -1,0 +1,114 @@
+"""Cost per node of the chess game against a bare python-chess loop over the same tree.
+
+A node is one position the walk reaches: the game's walk calls ``is_terminal`` on it,
+``legal_moves`` where it goes deeper, and ``apply`` for each child, as the search bots do.
+The bare walks do the same work on one python-chess Board: push and pop (or copy and push),
+``list(board.legal_moves)``, and at the leaves the same "any legal move?" test that tells
+checkmate and stalemate. Then the per-call cost of ``key`` (the Zobrist hash) and
+``heuristic``. Named chess_speed.py, not chess.py: run as a script, a bench/chess.py
+would shadow python-chess itself.
+
+    python bench/chess_speed.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import chess  # noqa: E402
+
+from games.chess_game import Chess  # noqa: E402
+
+# start position at depth 3, Kiwipete (Chess Programming Wiki, "Perft Results") at depth 2
+POSITIONS = (
+    ("start", chess.STARTING_FEN, 3),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2),
+)
+
+
+def walk_game(game, state, depth):
+    if game.is_terminal(state) or depth == 0:
+        return 1
+    n = 1
+    for move in game.legal_moves(state):
+        n += walk_game(game, game.apply(state, move), depth - 1)
+    return n
+
+
+def walk_push_pop(board, depth):
+    if depth == 0:
+        any(board.generate_legal_moves())
+        return 1
+    moves = list(board.legal_moves)
+    n = 1
+    for move in moves:
+        board.push(move)
+        n += walk_push_pop(board, depth - 1)
+        board.pop()
+    return n
+
+
+def walk_copy(board, depth):
+    if depth == 0:
+        any(board.generate_legal_moves())
+        return 1
+    n = 1
+    for move in list(board.legal_moves):
+        child = board.copy(stack=False)
+        child.push(move)
+        n += walk_copy(child, depth - 1)
+    return n
+
+
+def timed(call, runs):
+    times, nodes = [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        nodes = call()
+        times.append(time.perf_counter() - start)
+    return nodes, statistics.median(times)
+
+
+def per_call(call, args_list, runs):
+    def run():
+        for args in args_list:
+            call(*args)
+        return len(args_list)
+
+    n, seconds = timed(run, runs)
+    return seconds / n * 1e6
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (the median is shown)")
+    args = parser.parse_args(argv)
+    print(f"python-chess {chess.__version__}; medians of {args.runs} runs; µs per node")
+    print(f"{'position':<10} {'depth':>5} {'nodes':>7} {'game':>7} {'push/pop':>9} {'copy+push':>10} {'ratio pp':>9} {'ratio cp':>9}")
+    for name, fen, depth in POSITIONS:
+        game = Chess(fen=fen)
+        nodes, t_game = timed(lambda: walk_game(game, game.initial_state(), depth), args.runs)
+        bare, t_pp = timed(lambda: walk_push_pop(chess.Board(fen), depth), args.runs)
+        copied, t_cp = timed(lambda: walk_copy(chess.Board(fen), depth), args.runs)
+        assert nodes == bare == copied, (nodes, bare, copied)
+        g, pp, cp = (t / nodes * 1e6 for t in (t_game, t_pp, t_cp))
+        print(f"{name:<10} {depth:>5} {nodes:>7} {g:>7.1f} {pp:>9.1f} {cp:>10.1f} {g / pp:>9.2f} {g / cp:>9.2f}")
+    game = Chess(fen=POSITIONS[1][1])
+    states = [game.apply(game.initial_state(), m) for m in game.legal_moves(game.initial_state())]
+    # fresh states each run: key() caches the hash in the state
+    key_us = statistics.median(
+        per_call(game.key, [(game.apply(game.initial_state(), m),) for m in game.legal_moves(game.initial_state())], 1)
+        for _ in range(args.runs)
+    )
+    heuristic_us = per_call(game.heuristic, [(s, 0) for s in states], args.runs)
+    print(f"per call on Kiwipete's children: key {key_us:.1f} µs (Zobrist hash, first call), heuristic {heuristic_us:.1f} µs")
+    print(f"rerun: python bench/chess_speed.py --runs {args.runs}")
+
+
+if __name__ == "__main__":
+    main()
