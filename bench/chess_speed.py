@@ -4,8 +4,8 @@ A node is one position the walk reaches: the game's walk calls ``is_terminal`` o
 ``legal_moves`` where it goes deeper, and ``apply`` for each child, as the search bots do.
 The bare walks do the same work on one python-chess Board: push and pop (or copy and push),
 ``list(board.legal_moves)``, and at the leaves the same "any legal move?" test that tells
-checkmate and stalemate. Then the per-call cost of ``key`` (the Zobrist hash) and
-``heuristic``. Named chess_speed.py, not chess.py: run as a script, a bench/chess.py
+checkmate and stalemate. Then the per-call cost of ``heuristic`` and of ``key`` (the
+Zobrist hash, of the whole board or as a step from the parent's). Named chess_speed.py, not chess.py: run as a script, a bench/chess.py
 would shadow python-chess itself.
 
     python bench/chess_speed.py [--runs 3]
@@ -99,14 +99,17 @@ def main(argv=None):
         g, pp, cp = (t / nodes * 1e6 for t in (t_game, t_pp, t_cp))
         print(f"{name:<10} {depth:>5} {nodes:>7} {g:>7.1f} {pp:>9.1f} {cp:>10.1f} {g / pp:>9.2f} {g / cp:>9.2f}")
     game = Chess(fen=POSITIONS[1][1])
-    states = [game.apply(game.initial_state(), m) for m in game.legal_moves(game.initial_state())]
-    # fresh states each run: key() caches the hash in the state
-    key_us = statistics.median(
-        per_call(game.key, [(game.apply(game.initial_state(), m),) for m in game.legal_moves(game.initial_state())], 1)
-        for _ in range(args.runs)
-    )
+    root = game.initial_state()
+    moves = game.legal_moves(root)
+    states = [game.apply(root, m) for m in moves]
     heuristic_us = per_call(game.heuristic, [(s, 0) for s in states], args.runs)
-    print(f"per call on Kiwipete's children: key {key_us:.1f} µs (Zobrist hash, first call), heuristic {heuristic_us:.1f} µs")
+    # fresh children each run, as key() keeps the hash in the state; first with the
+    # parent's hash unknown (the whole board is hashed), then known (a step from it)
+    full = statistics.median(per_call(game.key, [(game.apply(root, m),) for m in moves], 1) for _ in range(args.runs))
+    game.key(root)
+    step = statistics.median(per_call(game.key, [(game.apply(root, m),) for m in moves], 1) for _ in range(args.runs))
+    print(f"per call on Kiwipete's children: heuristic {heuristic_us:.1f} µs; key {full:.1f} µs "
+          f"(whole-board Zobrist hash), {step:.1f} µs (step from the parent's hash)")
     print(f"rerun: python bench/chess_speed.py --runs {args.runs}")
 
 

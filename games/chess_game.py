@@ -37,6 +37,8 @@ from arena.errors import ArenaError
 try:
     import chess
     import chess.polyglot
+
+    _HASHER = chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
 except ImportError:  # the game stays listed; building it says what to install
     chess = None
 
@@ -55,7 +57,9 @@ _RULES = {"claim": (3, 100, "threefold repetition", "the fifty-move rule"),
 class ChessState:
     """A position and what repetition needs of its past; immutable (caches aside), hashable."""
 
-    __slots__ = ("_board", "_pos", "_history", "_since", "_reps", "_dead", "_legal", "_alive", "_zobrist", "_hash")
+    __slots__ = (
+        "_board", "_pos", "_history", "_since", "_reps", "_dead", "_legal", "_alive", "_zobrist", "_hash", "_parent"
+    )
 
     def __init__(self, board, history=(), since=(), pos=None, dead=None):
         self._board = board
@@ -65,6 +69,7 @@ class ChessState:
         self._reps = history.count(self._pos) + 1 if history else 1
         self._dead = board.is_insufficient_material() if dead is None else dead
         self._legal = self._alive = self._zobrist = self._hash = None  # caches
+        self._parent = None  # (Zobrist hash, board) one move earlier, if the hash was known
 
     def board(self):
         """A copy of the position as a python-chess Board (changing it changes no state)."""
@@ -102,6 +107,31 @@ def _position(b) -> tuple:
     black, white = b.occupied_co  # indexed by colour: BLACK is False, WHITE is True
     ep = b.ep_square if b.ep_square is not None and b.has_legal_en_passant() else -1
     return (b.turn, white, black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns, b.castling_rights, ep)
+
+
+def _zobrist_after(z: int, before, after) -> int:
+    """``chess.polyglot.zobrist_hash(after)`` from ``z``, that of ``before``, one move earlier.
+
+    Only the squares the move changed are hashed again (a fifth of the cost of hashing
+    the whole board): XOR out what stood there, XOR in what stands there now.
+    """
+    array = chess.polyglot.POLYGLOT_RANDOM_ARRAY
+    wb, wa = before.occupied_co[chess.WHITE], after.occupied_co[chess.WHITE]
+    changed = (before.occupied ^ after.occupied) | (wb ^ wa) | (before.pawns ^ after.pawns)
+    changed |= (before.knights ^ after.knights) | (before.bishops ^ after.bishops) | (before.rooks ^ after.rooks)
+    changed |= (before.queens ^ after.queens) | (before.kings ^ after.kings)
+    for sq in chess.scan_forward(changed):
+        kind = before.piece_type_at(sq)
+        if kind:
+            z ^= array[64 * (2 * kind - 2 + (wb >> sq & 1)) + sq]
+        kind = after.piece_type_at(sq)
+        if kind:
+            z ^= array[64 * (2 * kind - 2 + (wa >> sq & 1)) + sq]
+    if before.castling_rights != after.castling_rights:
+        z ^= _HASHER.hash_castling(before) ^ _HASHER.hash_castling(after)
+    if before.ep_square is not None or after.ep_square is not None:
+        z ^= _HASHER.hash_ep_square(before) ^ _HASHER.hash_ep_square(after)
+    return z ^ array[780]  # the side to move
 
 
 def _digest(history) -> int:
@@ -164,11 +194,15 @@ class Chess(Game):
         child.clear_stack()  # a state's board is never popped: keep it small
         pos = _position(child)
         if board.is_zeroing(move):
-            return ChessState(child, (), (), pos)
-        if child.castling_rights != board.castling_rights or state._pos[10] >= 0:
+            out = ChessState(child, (), (), pos)
+        elif child.castling_rights != board.castling_rights or state._pos[10] >= 0:
             # positions before a loss of castling rights or of an en passant capture cannot recur
-            return ChessState(child, (), (), pos, state._dead)
-        return ChessState(child, state._history + (state._pos,), state._since + (move,), pos, state._dead)
+            out = ChessState(child, (), (), pos, state._dead)
+        else:
+            out = ChessState(child, state._history + (state._pos,), state._since + (move,), pos, state._dead)
+        if state._zobrist is not None:  # a search with a table: the child's key will be asked for
+            out._parent = (state._zobrist, board)
+        return out
 
     def _has_moves(self, state) -> bool:
         if state._legal is not None:
@@ -235,7 +269,13 @@ class Chess(Game):
         """
         z = state._zobrist
         if z is None:
-            z = state._zobrist = chess.polyglot.zobrist_hash(state._board)
+            parent = state._parent
+            if parent is None:
+                z = chess.polyglot.zobrist_hash(state._board)
+            else:
+                z = _zobrist_after(parent[0], parent[1], state._board)
+                state._parent = None
+            state._zobrist = z
         clock = state._board.halfmove_clock
         if not clock and not state._history:
             return z

@@ -201,6 +201,24 @@ def test_transposed_move_orders_give_equal_states_and_keys():
     assert game.key(start_again)[0] == game.key(game.initial_state())
 
 
+@pytest.mark.parametrize(
+    "fen, moves",
+    [
+        (None, "e2e4 a7a6 e4e5 d7d5 e5d6 c7d6"),  # en passant
+        (KIWIPETE, "e1g1 e8c8 d5e6 h3g2 e6f7 g2f1q"),  # castling both ways, captures, promotion
+        ("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q e8d7 b8b7"),  # promotion with capture
+    ],
+)
+def test_keys_are_python_chess_zobrist_hashes_move_by_move(fen, moves):
+    game = Chess(fen=fen) if fen else Chess()
+    state = game.initial_state()
+    game.key(state)  # known before each move, as in a search with a table: the next is a step on
+    for text in moves.split():
+        state = game.play([text], state)
+        key = game.key(state)
+        assert (key if isinstance(key, int) else key[0]) == chess.polyglot.zobrist_hash(state.board())
+
+
 def test_heuristic_counts_material_inside_the_bounds():
     game = Chess()
     up_a_pawn = game.play("e2e4 d7d5 e4d5".split())
