@@ -2,11 +2,11 @@
 
 A node is one position the walk reaches: the game's walk calls ``is_terminal`` on it,
 ``legal_moves`` where it goes deeper, and ``apply`` for each child, as the search bots do.
-The bare walks do the same work on one python-chess Board: push and pop (or copy and push),
-``list(board.legal_moves)``, and at the leaves the same "any legal move?" test that tells
+The bare walks do the same work on python-chess Boards: push and pop (or copy and push),
+``list(board.legal_moves)``, and at the leaves the "any legal move?" test that tells
 checkmate and stalemate. Then the per-call cost of ``heuristic`` and of ``key`` (the
-Zobrist hash, of the whole board or as a step from the parent's). Named chess_speed.py, not chess.py: run as a script, a bench/chess.py
-would shadow python-chess itself.
+Zobrist hash, of the whole board or as a step from the parent's). Named chess_speed.py:
+run as a script, a bench/chess.py would shadow python-chess itself.
 
     python bench/chess_speed.py [--runs 3]
 """
@@ -89,7 +89,8 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (the median is shown)")
     args = parser.parse_args(argv)
     print(f"python-chess {chess.__version__}; medians of {args.runs} runs; µs per node")
-    print(f"{'position':<10} {'depth':>5} {'nodes':>7} {'game':>7} {'push/pop':>9} {'copy+push':>10} {'ratio pp':>9} {'ratio cp':>9}")
+    head = ("position", "depth", "nodes", "game", "push/pop", "copy+push", "ratio pp", "ratio cp")
+    print("{:<10} {:>5} {:>7} {:>7} {:>9} {:>10} {:>9} {:>9}".format(*head))
     for name, fen, depth in POSITIONS:
         game = Chess(fen=fen)
         nodes, t_game = timed(lambda: walk_game(game, game.initial_state(), depth), args.runs)

@@ -47,8 +47,8 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 #: Pawns, knights, bishops, rooks, queens, in pawns (a king is not counted).
 _VALUES = (1.0, 3.0, 3.25, 5.0, 9.0)
-#: Bonus for a pawn on its sixth and on its seventh rank (from its side's view).
-_PASSING = (0.2, 0.5)
+#: Bonus for a pawn on its sixth and on its seventh rank: (bonus, white's rank, black's rank), from 0.
+_PASSING = ((0.2, 5, 2), (0.5, 6, 1))
 _TEXT: dict = {}  # move -> its UCI text
 _RULES = {"claim": (3, 100, "threefold repetition", "the fifty-move rule"),
           "automatic": (5, 150, "fivefold repetition", "the seventy-five-move rule")}
@@ -76,6 +76,7 @@ class ChessState:
         return self._board.copy(stack=False)
 
     def fen(self) -> str:
+        """The position in FEN."""
         return self._board.fen()
 
     def __eq__(self, other):
@@ -112,7 +113,7 @@ def _position(b) -> tuple:
 def _zobrist_after(z: int, before, after) -> int:
     """``chess.polyglot.zobrist_hash(after)`` from ``z``, that of ``before``, one move earlier.
 
-    Only the squares the move changed are hashed again (a fifth of the cost of hashing
+    Only the squares the move changed are hashed again (a few, against every piece for
     the whole board): XOR out what stood there, XOR in what stands there now.
     """
     array = chess.polyglot.POLYGLOT_RANDOM_ARRAY
@@ -240,8 +241,9 @@ class Chess(Game):
         for bits, value in zip((b.pawns, b.knights, b.bishops, b.rooks, b.queens), _VALUES):
             score += value * ((bits & white).bit_count() - (bits & black).bit_count())
         pawns = b.pawns
-        score += _PASSING[0] * ((pawns & white & chess.BB_RANK_6).bit_count() - (pawns & black & chess.BB_RANK_3).bit_count())
-        score += _PASSING[1] * ((pawns & white & chess.BB_RANK_7).bit_count() - (pawns & black & chess.BB_RANK_2).bit_count())
+        for bonus, ours, theirs in _PASSING:
+            mine, others = pawns & white & chess.BB_RANKS[ours], pawns & black & chess.BB_RANKS[theirs]
+            score += bonus * (mine.bit_count() - others.bit_count())
         value = 0.9 * score / (abs(score) + 10.0)
         return value if player == 0 else -value
 
@@ -296,7 +298,8 @@ class Chess(Game):
         b = state._board
         grid = ["."] * 64
         white = b.occupied_co[chess.WHITE]
-        for bits, letter in ((b.pawns, "p"), (b.knights, "n"), (b.bishops, "b"), (b.rooks, "r"), (b.queens, "q"), (b.kings, "k")):
+        pieces = (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings)
+        for bits, letter in zip(pieces, "pnbrqk"):
             for sq in chess.scan_forward(bits):
                 grid[sq] = letter.upper() if white >> sq & 1 else letter
         rows = [grid[r * 8 : r * 8 + 8] for r in range(7, -1, -1)]
@@ -306,7 +309,8 @@ class Chess(Game):
         lines.append(f"FEN {_fen(rows, b, state._pos[10])}")
         if state._since:
             times = f"; this position {state._reps} times" if state._reps > 1 else ""
-            lines.append(f"since the last capture, pawn move or castling change: {' '.join(m.uci() for m in state._since)}{times}")
+            since = " ".join(m.uci() for m in state._since)
+            lines.append(f"since the last capture, pawn move or castling change: {since}{times}")
         if self.is_terminal(state):
             lines.append(f"game over: {self.result_text(state)}")
         else:
@@ -324,14 +328,15 @@ class Chess(Game):
     def parse_move(self, text: str):
         t = text.strip().lower()
         if not _MOVE.fullmatch(t) or t[:2] == t[2:4]:
-            raise self.bad_move_text(text, "a move in UCI: from and to squares, and a promotion piece, e.g. 'e2e4', 'e7e8q'")
+            raise self.bad_move_text(text, "a move in UCI: two squares and any promotion piece, e.g. 'e2e4', 'e7e8q'")
         return chess.Move.from_uci(t)
 
 
 def _fen(rows, b, ep: int) -> str:
     """The FEN of a board drawn as ``rows`` (the en passant square only where a capture is legal)."""
     placement = "/".join(re.sub(r"\.+", lambda m: str(len(m.group())), "".join(row)) for row in rows)
-    rights = "".join(c for c, sq in zip("KQkq", (chess.H1, chess.A1, chess.H8, chess.A8)) if b.castling_rights >> sq & 1)
+    rooks = (chess.H1, chess.A1, chess.H8, chess.A8)
+    rights = "".join(c for c, sq in zip("KQkq", rooks) if b.castling_rights >> sq & 1)
     side = "w" if b.turn else "b"
     square = chess.SQUARE_NAMES[ep] if ep >= 0 else "-"
     return f"{placement} {side} {rights or '-'} {square} {b.halfmove_clock} {b.fullmove_number}"
