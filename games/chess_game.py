@@ -50,6 +50,7 @@ _VALUES = (1.0, 3.0, 3.25, 5.0, 9.0)
 #: Bonus for a pawn on its sixth and on its seventh rank: (bonus, white's rank, black's rank), from 0.
 _PASSING = ((0.2, 5, 2), (0.5, 6, 1))
 _TEXT: dict = {}  # move -> its UCI text
+_MASK = (1 << 64) - 1
 _RULES = {"claim": (3, 100, "threefold repetition", "the fifty-move rule"),
           "automatic": (5, 150, "fivefold repetition", "the seventy-five-move rule")}
 
@@ -58,14 +59,16 @@ class ChessState:
     """A position and what repetition needs of its past; immutable (caches aside), hashable."""
 
     __slots__ = (
-        "_board", "_pos", "_history", "_since", "_reps", "_dead", "_legal", "_alive", "_zobrist", "_hash", "_parent"
+        "_board", "_pos", "_history", "_since", "_digest", "_reps", "_dead",
+        "_legal", "_alive", "_zobrist", "_hash", "_parent",
     )
 
-    def __init__(self, board, history=(), since=(), pos=None, dead=None):
+    def __init__(self, board, history=(), since=(), pos=None, dead=None, digest=None):
         self._board = board
         self._pos = _position(board) if pos is None else pos
         self._history = history  # positions since the last irreversible move, oldest first
         self._since = since  # the moves played from them
+        self._digest = _digest_of(history) if digest is None else digest
         self._reps = history.count(self._pos) + 1 if history else 1
         self._dead = board.is_insufficient_material() if dead is None else dead
         self._legal = self._alive = self._zobrist = self._hash = None  # caches
@@ -93,7 +96,7 @@ class ChessState:
     def __hash__(self):
         h = self._hash
         if h is None:
-            h = self._hash = hash((self._pos, self._board.halfmove_clock, _digest(self._history)))
+            h = self._hash = hash((self._pos, self._board.halfmove_clock, self._digest))
         return h
 
     def __reduce__(self):
@@ -135,9 +138,9 @@ def _zobrist_after(z: int, before, after) -> int:
     return z ^ array[780]  # the side to move
 
 
-def _digest(history) -> int:
+def _digest_of(history) -> int:
     """An order-free hash of the earlier positions (hashes of int tuples are the same in every process)."""
-    return sum(map(hash, history)) & 0xFFFFFFFFFFFFFFFF
+    return sum(map(hash, history)) & _MASK
 
 
 class Chess(Game):
@@ -200,7 +203,8 @@ class Chess(Game):
             # positions before a loss of castling rights or of an en passant capture cannot recur
             out = ChessState(child, (), (), pos, state._dead)
         else:
-            out = ChessState(child, state._history + (state._pos,), state._since + (move,), pos, state._dead)
+            history, since = state._history + (state._pos,), state._since + (move,)
+            out = ChessState(child, history, since, pos, state._dead, (state._digest + hash(state._pos)) & _MASK)
         if state._zobrist is not None:  # a search with a table: the child's key will be asked for
             out._parent = (state._zobrist, board)
         return out
@@ -250,14 +254,15 @@ class Chess(Game):
     def move_priorities(self, state, moves) -> list[float]:
         """Promotions and captures first, the most valuable victim by the least valuable attacker."""
         b = state._board
+        theirs, ep, pawns = b.occupied_co[not b.turn], b.ep_square, b.pawns
         out = []
-        for m in moves:
-            p = 0.0
-            if m.promotion:
-                p += 10 * _VALUES[m.promotion - 1]
-            if b.is_capture(m):
-                victim = b.piece_type_at(m.to_square) or 1  # en passant: a pawn
-                p += 10 * _VALUES[victim - 1] - b.piece_type_at(m.from_square)
+        for m in moves:  # bit tests where board.is_capture would look for en passant every time
+            to = m.to_square
+            p = 10 * _VALUES[m.promotion - 1] if m.promotion else 0.0
+            if theirs >> to & 1:
+                p += 10 * _VALUES[b.piece_type_at(to) - 1] - b.piece_type_at(m.from_square)
+            elif to == ep and pawns >> m.from_square & 1:
+                p += 9.0  # en passant: a pawn takes a pawn
             out.append(p)
         return out
 
@@ -281,7 +286,7 @@ class Chess(Game):
         clock = state._board.halfmove_clock
         if not clock and not state._history:
             return z
-        return (z, clock, _digest(state._history))
+        return (z, clock, state._digest)
 
     def player_name(self, player: int) -> str:
         return ("white", "black")[player]

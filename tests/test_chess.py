@@ -229,6 +229,20 @@ def test_heuristic_counts_material_inside_the_bounds():
     assert 0.5 < queens.heuristic(queens.initial_state(), 0) < 1
 
 
+def test_move_priorities_put_promotions_and_the_best_captures_first():
+    # a promotion; the pawn d4 and the queen e2 can take the queen e5, the queen the pawn b5
+    game = Chess(fen="4k3/P7/8/1p2q3/3P4/8/4Q3/6K1 w - - 0 1")
+    state = game.initial_state()
+    moves = game.legal_moves(state)
+    ranked = sorted(zip(game.move_priorities(state, moves), map(game.format_move, moves)), reverse=True)
+    assert [m for _, m in ranked[:7]] == ["a7a8q", "d4e5", "e2e5", "a7a8r", "a7a8b", "a7a8n", "e2b5"]
+    assert all(p == 0 for p, _ in ranked[7:])
+    ep = Chess(fen="4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1")
+    moves = ep.legal_moves(ep.initial_state())
+    best = max(zip(ep.move_priorities(ep.initial_state(), moves), moves), key=lambda x: x[0])
+    assert ep.format_move(best[1]) == "d5e6" and best[0] > 0
+
+
 MATE_FINDERS = ["greedy", "minimax:depth=2", "alphabeta:depth=2", "iterative", "mcts"]
 
 
