@@ -30,6 +30,7 @@ the same halfmove clock and the same earlier positions (in any order).
 from __future__ import annotations
 
 import re
+import textwrap
 
 from arena import Game, param
 from arena.errors import ArenaError
@@ -315,7 +316,7 @@ class Chess(Game):
         if state._since:
             times = f"; this position {state._reps} times" if state._reps > 1 else ""
             since = " ".join(m.uci() for m in state._since)
-            lines.append(f"since the last capture, pawn move or castling change: {since}{times}")
+            lines += textwrap.wrap(f"since the last capture, pawn move or castling change: {since}{times}", 80)
         if self.is_terminal(state):
             lines.append(f"game over: {self.result_text(state)}")
         else:
