@@ -98,9 +98,9 @@ CASES = [
          ["unknown format 'swiss'; formats: round-robin, gauntlet"],
          lambda: schedule(format="swiss"), ParameterError, write("swiss.toml", 'format = "swiss"\n')),
     # Games, bots and their parameters
-    Case("unknown-game", argv("--game", "chess"),
-         ["unknown game 'chess'; available: ", "connect4", "tictactoe"],
-         lambda: schedule(game="chess"), UnknownNameError),
+    Case("unknown-game", argv("--game", "go"),
+         ["unknown game 'go'; available: ", "connect4", "tictactoe"],
+         lambda: schedule(game="go"), UnknownNameError),
     Case("unknown-bot", argv(bots=("random", "blunder")),
          ["unknown bot 'blunder'; available: ", "alphabeta", "random"],
          lambda: schedule(bots=(Entrant("random", "random"), Entrant("blunder", "blunder"))), UnknownNameError),

@@ -62,7 +62,7 @@ def test_play_with_game_parameters_and_budget(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["play", "chess", "--bot", "random", "--bot", "random"], "unknown game 'chess'; available: bachet, connect4"),
+        (["play", "go", "--bot", "random", "--bot", "random"], "unknown game 'go'; available: bachet, chess, connect4"),
         (["play", "nim", "--bot", "randum", "--bot", "random"], "unknown bot 'randum'; available: alphabeta"),
         (["play", "nim", "--bot", "random"], "play needs exactly two --bot options, got 1"),
         (["play", "connect4:columns=0", "--bot", "random", "--bot", "random"], "parameter 'columns' of game 'connect4'"),

@@ -8,7 +8,7 @@ from arena import Bot, Game, PluginError, UnknownNameError, get_registry, hookim
 from arena.plugins import DEFAULT_PLUGINS, make_plugin_manager
 from tests.plugins import duplicate, misbehaving
 
-BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "tree"}
+BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "chess", "tree"}
 BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "human"}
 
 
@@ -32,8 +32,8 @@ def test_classes_are_registered_and_built_from_specs(registry):
 
 def test_unknown_names_list_what_is_available(registry):
     with pytest.raises(UnknownNameError) as info:
-        registry.game("chess")
-    assert str(info.value) == "unknown game 'chess'; available: " + ", ".join(sorted(BUILT_IN_GAMES))
+        registry.game("go")
+    assert str(info.value) == "unknown game 'go'; available: " + ", ".join(sorted(BUILT_IN_GAMES))
     assert isinstance(info.value, KeyError)
     with pytest.raises(UnknownNameError, match="unknown bot 'alphabta'; available: alphabeta, greedy"):
         registry.bot("alphabta")
