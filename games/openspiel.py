@@ -254,6 +254,9 @@ class OpenSpielGame(Game):
     def render(self, state) -> str:
         state_ = state.state
         end = self.result_text(state) if state_.is_terminal() else f"{self.player_name(state.player)} to move"
+        if self.state_class is HistoryState:  # the moves are part of the position: show them
+            moves = " ".join(self.format_move(m) for m in state_.history())
+            end = f"moves: {moves or '(none)'}\n{end}"
         return f"{state_}\n{end}"
 
     def format_move(self, move) -> str:
