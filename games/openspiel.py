@@ -28,8 +28,8 @@ The heuristic is 0 everywhere: search bots then play by the game's end values al
 suits short games; MCTS, with its random playouts, plays every game reasonably.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: each generated class has its annotations read by
+# typing.get_type_hints, and string annotations made registering the 31 classes 4x slower.
 import typing
 
 from arena import Game, hookimpl, param
@@ -44,6 +44,11 @@ POSITION_KEYED = frozenset({
     "hex", "mancala", "mnk", "nim", "nine_mens_morris", "othello", "pentago", "quoridor", "tic_tac_toe",
     "twixt", "ultimate_tic_tac_toe", "y",
 })
+#: Games where a move only puts the mover's stone on an empty cell, players alternating
+#: and nothing else counting: keyed by each player's cells, two bitmasks (cheaper than
+#: the picture), unless a parameter adds a rule (the swap rule).
+PLACEMENT = frozenset({"gomoku", "havannah", "hex", "mnk", "tic_tac_toe", "y"})
+PLACEMENT_UNLESS = {"swap": True}
 #: Games whose picture marks the last move with brackets (dropped from the key).
 MARKS_LAST_MOVE = frozenset({"havannah", "y"})
 #: Games whose action strings depend on the action and the player only.
@@ -97,7 +102,9 @@ def _make_class(game_type) -> type:
             continue
         annotations[key] = type(default)
         namespace[key] = param(default, f"OpenSpiel's {key!r} of {short}")
-    if short in POSITION_KEYED:
+    if short in PLACEMENT:
+        state_class = PlacementState
+    elif short in POSITION_KEYED:
         state_class = MarkedState if short in MARKS_LAST_MOVE else PositionState
     else:
         state_class = HistoryState
@@ -175,6 +182,16 @@ class MarkedState(SpielState):
         return (str(state).replace("[", " ").replace("]", " "), self.player, state.move_number())
 
 
+class PlacementState(SpielState):
+    """Keyed by the cells each player has taken (two bitmasks); set by ``apply`` as it goes."""
+
+    __slots__ = ()
+
+    def key(self):
+        history = self.state.history()
+        return (sum(1 << a for a in history[0::2]), sum(1 << a for a in history[1::2]))
+
+
 class HistoryState(SpielState):
     """Keyed by the moves played: for games whose rules look back (see the module docstring)."""
 
@@ -191,7 +208,8 @@ def _restore(game_string: str, history: tuple) -> SpielState:
     game = _loaded.get(game_string)
     if game is None:
         game = _loaded[game_string] = pyspiel.load_game(game_string)
-    state_class = _game_class(game.get_type().short_name).state_class
+    params = game.get_parameters()
+    state_class = _game_class(game.get_type().short_name).state_class_for(params)
     state = game.new_initial_state()
     player = state.current_player()
     for action in history:
@@ -219,6 +237,9 @@ class OpenSpielGame(Game):
         except pyspiel.SpielError as exc:
             raise ParameterError(f"bad parameters {changed!r} for game {self.name!r}: {exc}") from None
         self.bounds = (self.spiel.min_utility(), self.spiel.max_utility())
+        self.state_class = self.state_class_for(self.params)
+        if self.state_class is PlacementState:
+            self.apply = self._place
         self._initial = self.state_class(initial, initial.current_player())
         self._texts: tuple[list, dict] | None = None  # built on first use
 
@@ -228,7 +249,16 @@ class OpenSpielGame(Game):
     def __copy__(self):
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
+        if "apply" in copy.__dict__:
+            copy.apply = copy._place
         return copy
+
+    @classmethod
+    def state_class_for(cls, params: dict) -> type:
+        """The state class for these parameter values (a placement game's swap rule adds history)."""
+        if cls.state_class is PlacementState and any(params.get(k) == v for k, v in PLACEMENT_UNLESS.items()):
+            return MarkedState if cls.short_name in MARKS_LAST_MOVE else PositionState
+        return cls.state_class
 
     def initial_state(self):
         return self._initial
@@ -244,6 +274,19 @@ class OpenSpielGame(Game):
         child.apply_action(move)
         player = child.current_player()
         return self.state_class(child, player if player >= 0 else 1 - state.player)
+
+    def _place(self, state, move):
+        """``apply`` for placement games: the child's key from the parent's, one bit more."""
+        child = state.state.clone()
+        child.apply_action(move)
+        player = child.current_player()
+        mover = state.player
+        out = PlacementState(child, player if player >= 0 else 1 - mover)
+        key = state._key
+        if key is None:
+            key = state._key = state.key()
+        out._key = (key[0] | 1 << move, key[1]) if mover == 0 else (key[0], key[1] | 1 << move)
+        return out
 
     def is_terminal(self, state) -> bool:
         return state.state.is_terminal()
