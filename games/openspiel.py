@@ -30,10 +30,14 @@ suits short games; MCTS, with its random playouts, plays every game reasonably.
 
 # No `from __future__ import annotations`: each generated class has its annotations read by
 # typing.get_type_hints, and string annotations made registering the 31 classes 4x slower.
+import contextlib
+import os
+import sys
 import typing
 
 from arena import Game, hookimpl, param
 from arena.errors import ParameterError
+from arena.params import format_value
 
 PREFIX = "openspiel."
 #: Parameters not offered: the arena plays two-player games.
@@ -232,10 +236,14 @@ class OpenSpielGame(Game):
         # only the values a user changed: some games read a parameter's presence (hex's board_size)
         changed = {k: v for k, v in self.params.items() if v != self.parameters[k].default}
         try:
-            self.spiel = pyspiel.load_game(self.short_name, changed)
-            initial = self.spiel.new_initial_state()
-        except pyspiel.SpielError as exc:
-            raise ParameterError(f"bad parameters {changed!r} for game {self.name!r}: {exc}") from None
+            with _quiet():
+                self.spiel = pyspiel.load_game(self.short_name, changed)
+                initial = self.spiel.new_initial_state()
+                str(initial), initial.legal_actions()  # some bad values fail only here
+        except (pyspiel.SpielError, ValueError, RuntimeError, IndexError) as exc:
+            values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
+            why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ParameterError(f"bad parameters {values} for game {self.name!r}; OpenSpiel says: {why}") from None
         self.bounds = (self.spiel.min_utility(), self.spiel.max_utility())
         self.state_class = self.state_class_for(self.params)
         if self.state_class is PlacementState:
@@ -341,6 +349,26 @@ class OpenSpielGame(Game):
             formats = [t if parse.get(t) == a else str(a) for a, t in enumerate(formats)]
         self._texts = (formats, parse)
         return self._texts
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Silence the C-level stderr while OpenSpiel loads a game: it writes its exceptions
+    there itself (ours say the same in one line), and its warnings (quoridor's) once per
+    process. Other threads' stderr output in that moment is lost too."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _common(a: str, b: str) -> str:
