@@ -73,13 +73,15 @@ def test_parameters_are_typed_and_defaulted_from_openspiel(capsys):
     [
         ("openspiel.go:komi=lots", "bad value 'lots' for parameter 'komi'"),
         ("openspiel.hex:size=3", "unknown parameter 'size'"),
-        ("openspiel.nim:pile_sizes=a;b", "game 'openspiel.nim'"),
+        ("openspiel.nim:pile_sizes=a;b", "bad parameters pile_sizes=a;b for game 'openspiel.nim'; OpenSpiel says"),
+        ("openspiel.hex:board_size=0", "bad parameters board_size=0 for game 'openspiel.hex'; OpenSpiel says"),
     ],
 )
-def test_bad_parameters_are_one_line_errors(spec, message):
+def test_bad_parameters_are_one_line_errors(spec, message, capfd):
     with pytest.raises(ParameterError, match=message) as info:
         REGISTRY.game(spec)
     assert "\n" not in str(info.value)
+    assert capfd.readouterr() == ("", "")  # OpenSpiel's own message is not printed as well
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -154,6 +156,16 @@ def test_go_keeps_the_history_two_passes_end_it():
     assert game.to_move(going) == game.to_move(over)
     assert not game.is_terminal(going) and game.is_terminal(over)
     assert going != over and game.render(going) != game.render(over)
+
+
+def test_a_swap_rule_turns_the_placement_key_into_the_picture():
+    assert REGISTRY.game("openspiel.hex").state_class is openspiel.PlacementState
+    assert REGISTRY.game("openspiel.hex:swap=true").state_class is openspiel.PositionState
+    assert REGISTRY.game("openspiel.havannah:swap=true").state_class is openspiel.MarkedState
+    game = REGISTRY.game("openspiel.hex:swap=true,board_size=5")
+    assert game.play(["a1", "b2", "c3"]) == game.play(["c3", "b2", "a1"])
+    restored = pickle.loads(pickle.dumps(REGISTRY.game("openspiel.hex").play(["a1", "b2", "c3"])))
+    assert restored == REGISTRY.game("openspiel.hex").play(["c3", "b2", "a1"])
 
 
 def test_tictactoe_positions_are_counted_once_whatever_the_move_order():
