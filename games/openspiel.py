@@ -40,8 +40,8 @@ from arena.errors import ParameterError
 from arena.params import format_value
 
 PREFIX = "openspiel."
-#: Parameters not offered: the arena plays two-player games.
-FIXED = ("players",)
+#: Parameters not offered, with the value always given: the arena plays two-player games.
+FIXED = {"players": 2}
 #: Games whose picture, player to move and move number decide the future (see above).
 POSITION_KEYED = frozenset({
     "breakthrough", "chinese_checkers", "clobber", "connect_four", "dots_and_boxes", "gomoku", "havannah",
@@ -102,8 +102,8 @@ def _make_class(game_type) -> type:
     short = game_type.short_name
     annotations, namespace = {}, {}
     for key, default in sorted(game_type.parameter_specification.items()):
-        if key in FIXED:
-            continue
+        if key in FIXED or not isinstance(default, (bool, int, float, str)):
+            continue  # fixed, or a kind of value a spec cannot write (none in open-spiel 2.0)
         annotations[key] = type(default)
         namespace[key] = param(default, f"OpenSpiel's {key!r} of {short}")
     if short in PLACEMENT:
@@ -116,6 +116,7 @@ def _make_class(game_type) -> type:
     namespace.update(
         __module__=__name__, __qualname__=qualname, __annotations__=annotations, name=PREFIX + short,
         description=f"{game_type.long_name}, from OpenSpiel", short_name=short, state_class=state_class,
+        fixed={k: v for k, v in FIXED.items() if k in game_type.parameter_specification},
     )
     return type(qualname, (OpenSpielGame,), namespace)
 
@@ -227,6 +228,8 @@ class OpenSpielGame(Game):
     """Base of the generated classes: an OpenSpiel game behind the arena's rule-book methods."""
 
     short_name: typing.ClassVar[str] = ""
+    fixed: typing.ClassVar[dict] = {}
+    """The FIXED parameters this game declares, always given to OpenSpiel."""
     state_class: typing.ClassVar[type] = HistoryState
 
     def __init__(self, **params):
@@ -235,6 +238,7 @@ class OpenSpielGame(Game):
         super().__init__(**params)
         # only the values a user changed: some games read a parameter's presence (hex's board_size)
         changed = {k: v for k, v in self.params.items() if v != self.parameters[k].default}
+        changed.update(self.fixed)
         try:
             with _quiet():
                 self.spiel = pyspiel.load_game(self.short_name, changed)
