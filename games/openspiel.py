@@ -8,7 +8,9 @@ parameters (``openspiel.hex:board_size=7``). Only ``players`` is left out: it is
 States wrap a pyspiel state that is never changed once wrapped (``apply`` clones). They
 compare by a key: for games where OpenSpiel's picture of the state (``str(state)``), with
 the player to move and the move number, decides everything that can still happen, the key
-is that triple, so transposed move orders give equal states. Games with a rule that
+is that triple, so transposed move orders give equal states; placement games (a move puts
+the mover's stone on an empty cell, nothing else counts) use each player's cells, two
+bitmasks, which say the same for less. Games with a rule that
 depends on the way a position was reached keep the whole move history as the key:
 repetition draws (the chess family, shogi, xiangqi, lines of action, hive), a count of
 moves without a capture (checkers), ko and two passes ending the game (go, cursor go),
