@@ -55,7 +55,7 @@ def report_target(out: str | None, fmt: str | None) -> tuple[str, Path | None, b
     implied = SUFFIXES.get(path.suffix.lower())
     if fmt and implied and implied != fmt:
         raise UsageError(
-            f"--out {out!r} ends in {path.suffix!r}, a {implied} file, but --format is {fmt}; "
+            f"--out {out!r} ends in {path.suffix!r} (format {implied}) but --format is {fmt}; "
             f"give --format {implied}, another file name, or a directory"
         )
     return fmt or implied or "text", path, True
