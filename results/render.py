@@ -39,8 +39,8 @@ NOTES = {
     "terminations": "how each bot's games ended: normally, or by the bot's own fault (it lost those); "
     "opp_faults: games it won by its opponent's fault",
 }
-BREAK_BEFORE = ("nodes_per_move",)
-"""Where a text table too wide for the terminal is split first."""
+BREAK_BEFORE = {"nodes_per_move": "search per move"}
+"""Where a text table too wide for the terminal is split first, and what the part after says."""
 
 
 def _number(column: str, value) -> str:
@@ -140,8 +140,12 @@ def _text(name: str, table: pd.DataFrame, width: int) -> str:
                 cells[k].rjust(widths[k]) if numeric[k] else cells[k].ljust(widths[k]) for k in chosen
             ).rstrip()
 
-        title = f"{_title(name)}: {NOTES[name]}" if name in NOTES else _title(name)
-        out += wrap.wrap(title if part == 0 else f"{_title(name)} (continued)")
+        if part == 0:
+            title = f"{_title(name)}: {NOTES[name]}" if name in NOTES else _title(name)
+        else:
+            what = BREAK_BEFORE.get(keys[columns[0]])
+            title = f"{_title(name)}, continued" + (f": {what}" if what else "")
+        out += wrap.wrap(title)
         out += [line(header), "  ".join("-" * widths[k] for k in chosen), *map(line, rows), ""]
     return "\n".join(out[:-1]) + "\n"
 
