@@ -269,6 +269,22 @@ class Store:
             raise self._read_error(exc, "read") from None
 
 
+    # Listings (read only)
+
+    def counts(self) -> dict[int, int]:
+        """Games stored, per tournament id."""
+        return dict(self._query("SELECT tournament_id, COUNT(*) FROM games GROUP BY tournament_id"))
+
+    def summaries(self, tournament: Tournament) -> list[dict]:
+        """Every stored game of ``tournament`` in a few columns (game_id, first, second, result,
+        termination, loser, plies), by game id."""
+        columns = ("game_id", "first", "second", "result", "termination", "loser", "plies")
+        rows = self._query(
+            f"SELECT {', '.join(columns)} FROM games WHERE tournament_id=? ORDER BY game_id", (tournament.id,)
+        )
+        return [dict(zip(columns, row)) for row in rows]
+
+
 def _games_text(ids: list[int], tournament: Tournament) -> str:
     """``game 5 of tournament 't'``, ``games 5 and 7 of ...``, ``12 games (5, 7, 8, ...) of ...``."""
     if len(ids) == 1:

@@ -8,7 +8,7 @@ import sys
 
 from arena.errors import ArenaError
 from arena.front.play import cmd_play
-from arena.front.reports import cmd_report, cmd_show, report_text
+from arena.front.reports import REPORT_FORMATS, RESULTS, TERMINATIONS, cmd_list, cmd_report, cmd_show, report_text
 from arena.front.settings import UsageError
 from arena.limits import DEFAULT_LIMITS
 from arena.plugins import Registry, get_registry
@@ -94,11 +94,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="print or write the report of a stored tournament")
     p.add_argument("db", help="results database")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
-    p.add_argument("--format", default="text", choices=("text", "csv", "markdown", "json", "html"))
-    p.add_argument("--out", metavar="DIR", help="write the tables as files into DIR")
-    p.add_argument("--plots", metavar="DIR", help="write PNG charts into DIR (needs matplotlib)")
+    p.add_argument(
+        "--format", choices=REPORT_FORMATS, help="text (the default), csv, markdown, json or html; "
+        "with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
+    )
+    p.add_argument(
+        "--out", metavar="PATH", help="write the report into a file (one with an extension, or an existing "
+        "file), or into a directory, one file per table",
+    )
+    p.add_argument("--plots", metavar="DIR", help="write PNG charts into the directory DIR (needs matplotlib)")
 
-    p = sub.add_parser("show", help="replay a stored game move by move")
+    p = sub.add_parser(
+        "list", help="list the tournaments in a database, or one tournament's games",
+        description="List the tournaments in a results database. With --tournament, --games or a filter, "
+        "list the games of one tournament (default: the latest): id, players, result, how it ended, plies.",
+    )
+    p.add_argument("db", help="results database")
+    p.add_argument("--tournament", help="list this tournament's games")
+    p.add_argument("--games", action="store_true", help="list the latest tournament's games")
+    p.add_argument("--bot", metavar="NAME", help="only games this bot played")
+    p.add_argument("--result", choices=RESULTS, help="only games with this result (win and loss: --bot's)")
+    p.add_argument("--termination", choices=TERMINATIONS, help="only games that ended this way")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+    p = sub.add_parser("show", help="replay a stored game move by move (game ids: arena list DB --games)")
     p.add_argument("db", help="results database")
     p.add_argument("game_id", type=int, help="game number (from 0)")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
@@ -207,5 +226,6 @@ COMMANDS = {
     "play": cmd_play,
     "run": cmd_run,
     "report": cmd_report,
+    "list": cmd_list,
     "show": cmd_show,
 }
