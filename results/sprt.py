@@ -34,9 +34,10 @@ EMPTY = 1e-3
 """What an empty count becomes before the LLR, so every outcome has a probability."""
 
 _BISECTIONS = 200  # the secular root: ~60 halvings reach the resolution of a double
-_ROUNDS = 100  # fixed-point rounds for one normalized hypothesis
-_STEPS = 200  # continuation steps when the fixed point cannot start from uniform
-_CONVERGED = 1e-12  # largest change in any probability between two rounds at the fixed point
+_ROUNDS = 50  # fixed-point rounds for one normalized hypothesis
+_STEPS = 60  # continuation steps when the fixed point cannot start from uniform
+_CONVERGED = 1e-9  # largest change in any probability between two rounds at the fixed point
+_WOBBLE = 1e-6  # ... or, once the changes stop shrinking, the largest accepted
 
 Verdict = Literal["H0", "H1"] | None
 
@@ -290,36 +291,50 @@ def _t_value(scores, probs) -> float:
     return (mu - 0.5) / math.sqrt(sum(p * (a - mu) ** 2 for a, p in zip(scores, probs)))
 
 
-def _secular(observed, phi) -> float | None:
-    """The root x of ``sum(q * f / (1 + x * f))`` between its poles ``-1/max(phi)`` and ``-1/min(phi)``.
+def _tilt(observed, phi) -> list[float] | None:
+    """``1 + x * phi_i`` at the root x of ``sum(q_i * phi_i / (1 + x * phi_i)) = 0``, or None.
 
-    The sum falls strictly from +inf to -inf there, so bisection finds the one root; None
-    when phi does not change sign (no root).
+    Between its poles ``-1/max(phi)`` and ``-1/min(phi)`` the sum falls strictly from +inf
+    to -inf, so bisection finds the one root; there is none when phi does not change sign.
+    x is measured from the pole on the root's side, so that the denominator which nearly
+    vanishes there keeps its relative precision (far-off hypotheses put the root close to a
+    pole, and that denominator becomes a probability's divisor).
     """
     low, high = min(phi), max(phi)
     if not low < 0 < high:
         return None
-    a, b = -1 / high, -1 / low
-    x = 0.0
+    from_left = [1 - f / high for f in phi]  # 1 + x phi_i at the left pole, exactly 0 at the top
+    from_right = [1 - f / low for f in phi]
+    half = (1 / high - 1 / low) / 2
+    middle = [c + half * f for c, f in zip(from_left, phi)]
+    value = _secular_sum(observed, phi, middle)
+    if value == 0:
+        return middle
+    # right of the middle the offset runs leftwards from the right pole
+    base, sign = (from_right, -1.0) if value > 0 else (from_left, 1.0)
+    near, far = 0.0, half
     for _ in range(_BISECTIONS):
-        x = (a + b) / 2
-        if b - a <= 4 * math.ulp(max(-a, b)):
+        offset = (near + far) / 2
+        denominators = [c + sign * offset * f for c, f in zip(base, phi)]
+        if far - near <= 4 * math.ulp(far):
             break
-        value = sum(q * f / (1 + x * f) for q, f in zip(observed, phi))
-        if value > 0:
-            a = x
-        elif value < 0:
-            b = x
+        value = _secular_sum(observed, phi, denominators)
+        if value == 0:
+            break
+        if (value > 0) == (sign > 0):
+            near = offset
         else:
-            break
-    return x
+            far = offset
+    return denominators
+
+
+def _secular_sum(observed, phi, denominators) -> float:
+    return sum(q * f / d for q, f, d in zip(observed, phi, denominators))
 
 
 def _nearest_with_mean(observed, scores, s) -> list[float]:
     """The most likely distribution with mean score s: ``q_i / (1 + x (a_i - s))`` (fishtest's MLE_expected)."""
-    phi = [a - s for a in scores]
-    x = _secular(observed, phi)
-    return [q / (1 + x * f) for q, f in zip(observed, phi)]
+    return [q / d for q, d in zip(observed, _tilt(observed, [a - s for a in scores]))]
 
 
 def _nearest_with_t(observed, scores, t) -> list[float]:
@@ -336,21 +351,25 @@ def _nearest_with_t(observed, scores, t) -> list[float]:
 
 
 def _fixed_point(observed, scores, t, p) -> list[float] | None:
+    """Rounds of the fixed point from p; None if one has no root or they do not settle."""
+    settled = math.inf
     for _ in range(_ROUNDS):
         mu = _mean(scores, p)
         sd = math.sqrt(sum(pi * (a - mu) ** 2 for a, pi in zip(scores, p)))
         if not sd > 0:
             return None
         phi = [a - 0.5 - t * sd * (1 + ((a - mu) / sd) ** 2) / 2 for a in scores]
-        x = _secular(observed, phi)
-        if x is None:
+        denominators = _tilt(observed, phi)
+        if denominators is None:
             return None
-        new = [q / (1 + x * f) for q, f in zip(observed, phi)]
+        new = [q / d for q, d in zip(observed, denominators)]
         change = max(abs(u - v) for u, v in zip(new, p))
         p = new
-        if change < _CONVERGED:
+        # the rounds can end wobbling at the level of rounding errors instead of shrinking
+        if change < _CONVERGED or (change >= settled and change < _WOBBLE):
             return p
-    return None
+        settled = min(settled, change)
+    return p if settled < _WOBBLE else None
 
 
 def _walk(observed, scores, t) -> list[float]:

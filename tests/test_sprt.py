@@ -156,7 +156,10 @@ def test_extreme_counts_give_exact_estimates():
     assert elo((0, 1, 3)).high == math.inf and elo((0, 1, 3)).low > 0
 
 
-@pytest.mark.parametrize("counts, t", [((144, 3, 1, 0, 0), -1500), ((0, 0, 0, 0, 9), 5000), ((0, 9, 0), 400)])
+FAR = [((144, 3, 1, 0, 0), -1500), ((0, 0, 0, 0, 9), 5000), ((0, 9, 0), 400), ((0, 10**6, 0), 10000), ((50, 1, 10**6), -10000)]
+
+
+@pytest.mark.parametrize("counts, t", FAR)
 def test_far_hypotheses_are_still_met(counts, t):
     """The distribution behind a far-off hypothesis has the hypothesis's t-value."""
     size = len(counts)
