@@ -156,14 +156,17 @@ def test_extreme_counts_give_exact_estimates():
     assert elo((0, 1, 3)).high == math.inf and elo((0, 1, 3)).low > 0
 
 
-FAR = [((144, 3, 1, 0, 0), -1500), ((0, 0, 0, 0, 9), 5000), ((0, 9, 0), 400), ((0, 10**6, 0), 10000), ((50, 1, 10**6), -10000)]
+FAR = [
+    ((144, 3, 1, 0, 0), -1500), ((0, 0, 0, 0, 9), 5000), ((0, 9, 0), 400),
+    ((0, 10**6, 0), 10000), ((50, 1, 10**6), -10000),
+]
 
 
-@pytest.mark.parametrize("counts, t", FAR)
-def test_far_hypotheses_are_still_met(counts, t):
+@pytest.mark.parametrize("counts, nelo_value", FAR)
+def test_far_hypotheses_are_still_met(counts, nelo_value):
     """The distribution behind a far-off hypothesis has the hypothesis's t-value."""
     size = len(counts)
-    target = t / sprt.NELO_PER_T * (math.sqrt(2) if size == 5 else 1)
+    target = nelo_value / sprt.NELO_PER_T * (math.sqrt(2) if size == 5 else 1)
     regular = [c or sprt.EMPTY for c in counts]
     observed = [c / sum(regular) for c in regular]
     p = sprt._nearest_with_t(observed, sprt._scores(size), target)
