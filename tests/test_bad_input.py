@@ -188,7 +188,7 @@ CASES = [
           "give a new file name or an existing results database"],
          lambda: Store("other.db"), StoreError, other_sqlite_database),
     Case("tournament-name-with-another-config", argv("--name", "t", "--seed", "2"),
-         ["tournament 't' in 'r.db' was started with other settings (seed differ); "
+         ["tournament 't' in 'r.db' was started with other settings (--seed differ); "
           "give a new name with --name, or use another database"],
          lambda: from_settings(name="t", seed=2), ConfigMismatch, finished_tournament),
 ]
