@@ -91,6 +91,17 @@ def test_games_keep_their_number_seed_opening_and_colours_when_the_schedule_grow
     ]
 
 
+def test_a_gauntlet_grows_by_challengers_and_by_field():
+    small = replace(CONNECT4, format="gauntlet", challengers=("ab",))
+    bigger = replace(small, bots=(*FIELD, Entrant("mm", "minimax:depth=2")), challengers=("ab", "iterative"))
+    old = make_schedule(small, REGISTRY).games
+    grown = make_schedule(bigger, REGISTRY, grown_from=[Stage.of(small)]).games
+    fresh = make_schedule(bigger, REGISTRY).games
+    assert [(t.names, t.seed) for t in grown[: len(old)]] == [(t.names, t.seed) for t in old]
+    assert sorted((t.names, t.seed, t.opening) for t in grown) == sorted((t.names, t.seed, t.opening) for t in fresh)
+    assert len(old) == 2 * 2 and len(grown) == 2 * 3 * 2  # 2 challengers x 3 others, both colours
+
+
 def test_a_run_without_a_name_gets_one_from_its_settings_and_finds_it_again(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # the default database, in the working folder
     assert main(["run", *SMALL, "--games", "2"]) == 0
