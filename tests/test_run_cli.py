@@ -162,14 +162,15 @@ def test_show_replays_a_stored_game(finished_db, capsys):
     out = capsys.readouterr().out
     games, moves = results.load(finished_db)
     row = games[games.game_id == 2].iloc[0]
-    assert out.startswith(f"default game 2: {row['first']} (first) vs {row['second']}")
+    assert out.startswith(f"{row['tournament']} game 2: {row['first']} (first) vs {row['second']}")
     assert f"opening: {row['opening']}" in out
     assert out.count("\nmove ") == len(moves[moves.game_id == 2])
     assert f"result {row['result']} (normal)" in out
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["show", "{db}", "99"], "no game 99 in tournament 'default'; it has 6 finished games of 6 scheduled"),
+    (["show", "{db}", "99"], "no game 99 in tournament 'tictactoe-nodes=2000-"),
+    (["show", "{db}", "99"], "; it has 6 finished games of 6 scheduled"),
     (["show", "{db}", "1", "--tournament", "nope"], "no tournament 'nope' in"),
     (["report", "{missing}"], "not found"),
     (["report", "{notdb}"], "is not a botarena results database"),

@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="run a tournament, store every game, print the report",
         description="Run a tournament. Settings come from the built-in default (Connect Four, the five "
         "search bots), then CONFIG (a TOML file), then these flags. Running the same command again "
-        "resumes: finished games are kept and the rest are played.",
+        "resumes: finished games are kept and the rest are played. More --games or --bot grow the "
+        "stored tournament: only the new games are played.",
     )
     p.add_argument("config", nargs="?", help="tournament file (TOML)")
     p.add_argument("--game", help="game spec")
@@ -84,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-isolation", dest="isolate", action="store_false", default=None,
         help="run bots inside the worker processes: faster, but a hung or crashing bot is not contained",
     )
-    p.add_argument("--name", help="tournament name in the database")
+    p.add_argument(
+        "--name", help="tournament name in the database (default: GAME-BUDGET-HASH of the settings that are not grown)"
+    )
     p.add_argument("--db", help="results database (SQLite)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local'")
@@ -196,8 +199,9 @@ def cmd_run(registry: Registry, args) -> int:
             file=sys.stderr,
         )
         return 130
-    print(report_text(db, config.name))
-    print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {config.name!r}; {result.played} played now)")
+    name = result.tournament.name
+    print(report_text(db, name))
+    print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {name!r}; {result.played} played now)")
     if result.failed:
         print(
             f"arena: {len(result.failed)} games could not be played (see the warnings above); "
