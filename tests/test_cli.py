@@ -19,7 +19,7 @@ def test_games_listing_shows_descriptions_and_parameters(capsys):
     code, out, err = run(capsys, "games")
     assert code == 0
     assert "connect4" in out and "columns=7 (int)" in out
-    assert "nim" in out and "heaps=[3, 4, 5] (tuple[int])" in out
+    assert "nim" in out and "heaps=3,4,5 (tuple[int])" in out  # as typed in a spec
 
 
 def test_json_listings_for_scripts(capsys):
@@ -35,7 +35,9 @@ def test_json_listings_for_scripts(capsys):
 
 
 def test_play_shows_every_board_and_the_result(capsys):
-    code, out, err = run(capsys, "play", "tictactoe", "--bot", "alphabeta:depth=9", "--bot", "minimax:depth=9", "--seed", "3")
+    code, out, err = run(
+        capsys, "play", "tictactoe", "--bot", "alphabeta:depth=9", "--bot", "minimax:depth=9", "--seed", "3", "--budget", "none"
+    )
     assert code == 0, err
     assert "tictactoe: X: alphabeta:depth=9  vs  O: minimax:depth=9  (budget none, seed 3)" in out
     assert out.count("\nmove ") == 9  # perfect play fills the board
@@ -46,7 +48,7 @@ def test_play_shows_every_board_and_the_result(capsys):
     bot.new_game(game, 0, 1)
     counter = Counter()
     assert game.format_move(bot.choose(game, game.initial_state(), counter).move) == "b2"
-    assert f"move 1: alphabeta:depth=9 plays b2  ({counter.nodes} nodes, " in out
+    assert f"move 1: X (alphabeta:depth=9) plays b2  ({counter.nodes} nodes, " in out
     assert "result 1/2-1/2 (normal): draw" in out
 
 
