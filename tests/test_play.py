@@ -106,10 +106,11 @@ def test_the_watchdog_stops_a_move_without_a_time_budget(capsys):
 
 def test_move_lines_count_nodes_and_never_print_minus_zero():
     game = get_registry(entry_points=False).game("tictactoe")
-    line = move_line(game, MoveRecord(0, 0, "b2", 1, 0.0, 1, -0.0, ()), "ab")
+    line = move_line(MoveRecord(0, 0, "b2", 1, 0.0, 1, -0.0, ()), "ab", game)
     assert line == "move 1: X (ab) plays b2  (1 node, 0.000s, depth 1, score 0)"
-    line = move_line(game, MoveRecord(3, 1, "a1", 1234, 0.5, None, -0.25, ("a1", "c3")), "mm")
+    line = move_line(MoveRecord(3, 1, "a1", 1234, 0.5, None, -0.25, ("a1", "c3")), "mm", game)
     assert line == "move 4: O (mm) plays a1  (1,234 nodes, 0.500s, score -0.25, pv a1 c3)"
+    assert move_line(MoveRecord(0, 0, "b2", 2, 0.0), "ab") == "move 1: ab plays b2  (2 nodes, 0.000s)"  # arena show
 
 
 def test_players_are_named_by_the_game(capsys):

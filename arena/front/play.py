@@ -55,7 +55,7 @@ def cmd_play(registry: Registry, args) -> int:
         last[0] = state
         person_next = not game.is_terminal(state) and people[game.to_move(state)]
         if not args.quiet or person_next:
-            print(f"\n{move_line(game, record, names[record.player])}")
+            print(f"\n{move_line(record, names[record.player], game)}")
         if not args.quiet:
             print(game.render(state))
 
@@ -96,7 +96,8 @@ def header(game: Game, names, bots, budgets, seed: int) -> str:
     return f"{game.spec}: {sides[0]}  vs  {sides[1]}  ({extra}seed {seed})"
 
 
-def move_line(game: Game, record: MoveRecord, who: str) -> str:
+def move_line(record: MoveRecord, who: str, game: Game | None = None) -> str:
+    """One move with what the search reported; with ``game``, the player named as the game names it."""
     nodes = record.nodes
     parts = [f"{nodes:,} node{'' if nodes == 1 else 's'}", f"{record.seconds:.3f}s"]
     if record.depth is not None:
@@ -105,7 +106,9 @@ def move_line(game: Game, record: MoveRecord, who: str) -> str:
         parts.append(f"score {_signed(record.score)}")
     if len(record.pv) > 1:
         parts.append("pv " + " ".join(record.pv))
-    return f"move {record.ply + 1}: {game.player_name(record.player)} ({who}) plays {record.move}  ({', '.join(parts)})"
+    if game is not None:
+        who = f"{game.player_name(record.player)} ({who})"
+    return f"move {record.ply + 1}: {who} plays {record.move}  ({', '.join(parts)})"
 
 
 def _signed(score: float) -> str:
