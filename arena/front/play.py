@@ -40,12 +40,12 @@ def cmd_play(registry: Registry, args) -> int:
             if args.isolate:
                 risk = f"a move that runs past the watchdog ({limits.watchdog:g} s, --watchdog) loses on time"
             else:
-                risk = "and with --no-isolation no watchdog stops a move"
+                risk = "with --no-isolation, no watchdog stops its moves"
             print(f"arena: warning: {names[player]!r} has no budget and no depth limit: {risk}", file=sys.stderr)
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     print(header(game, names, bots, budgets, seed))
 
-    people = [getattr(bot, "interactive", False) for bot in bots]
+    people = [bot.interactive for bot in bots]
     for bot in bots:
         if bot.interactive and args.quiet:
             bot.show_board = True  # a person needs the board before each move
