@@ -46,13 +46,14 @@ def test_a_test_plugin_adds_bots():
     assert BUILT_IN_BOTS < set(registry.bots)
 
 
-def test_duplicate_name_is_an_error_naming_both_plugins():
-    with pytest.raises(PluginError) as info:
-        get_registry(entry_points=False, plugins=[duplicate])
-    message = str(info.value)
-    assert message == (
-        "bot name 'random' is registered twice: by plugin 'bots.builtin' and by plugin 'tests.plugins.duplicate'"
-    )
+def test_duplicate_name_is_reported_naming_both_plugins_and_skipped():
+    registry = get_registry(entry_points=False, plugins=[duplicate])
+    assert registry.errors == [
+        "bot name 'random' is registered twice: by plugin 'bots.builtin' and by plugin "
+        "'tests.plugins.duplicate'; the second (AnotherRandom) is skipped"
+    ]
+    assert registry.bots["random"].plugin == "bots.builtin"
+    assert set(registry.bots) == BUILT_IN_BOTS
 
 
 def test_registering_something_that_is_not_a_class_is_an_error():
