@@ -47,7 +47,7 @@ def test_progress_goes_to_stderr_only(tmp_path):
     proc = subprocess.run([*ARENA, "run", *args, "--db", str(db)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "6/6" in proc.stderr and "game/s" in proc.stderr
-    assert "game/s" not in proc.stdout and proc.stdout.startswith("Tournament 'default': tictactoe")
+    assert "game/s" not in proc.stdout and proc.stdout.startswith("Tournament 'tictactoe-nodes=2000-")
 
 
 def test_toml_file_with_flags_overriding(tmp_path, capsys):

@@ -54,7 +54,8 @@ def test_a_second_run_on_a_database_being_written_is_refused_and_readers_are_not
         )
         assert lock["tournament"].startswith("connect4-nodes=3000-")
         report = subprocess.run([*ARENA, "report", str(db)], capture_output=True, text=True, timeout=60)
-        assert report.returncode == 0 and report.stdout.startswith("Standings"), report.stderr
+        assert report.returncode == 0 and report.stdout.startswith(f"Tournament '{lock['tournament']}'"), report.stderr
+        assert "Standings" in report.stdout
         assert first.poll() is None, "the report must not wait for the run"
         out, err = first.communicate(timeout=300)
     finally:
