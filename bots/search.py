@@ -145,7 +145,13 @@ class Search:
     def _negamax(self):
         """The recursive search ``value(state, me, depth, alpha, beta, ply)`` and its
         ``child_value``, as closures over the options and game methods (the hot path:
-        locals are the fastest names Python has)."""
+        locals are the fastest names Python has).
+
+        ``value`` is one of two functions, chosen here once: ``value_plain`` for a bare
+        search, ``value_informed`` where a table, the game's tactics or its value bounds
+        take part. Each opens with the same few lines: a call per node to share them cost
+        more than the lines (see ``search_moves`` for what a call costs).
+        """
         game = self.game
         is_terminal, utility, heuristic = game.is_terminal, game.utility, game.heuristic
         legal_moves, apply, to_move = game.legal_moves, game.apply, game.to_move
@@ -157,9 +163,8 @@ class Search:
         order = self.order
         remember = self._cutoff if ordering and self.priorities is None else None
         lines, horizon = self.lines, self.horizon
-        informed = entries is not None or tactics is not None or value_bounds is not None
 
-        def value(state, me, depth, alpha, beta, ply):
+        def value_plain(state, me, depth, alpha, beta, ply):
             """The value of ``state`` for ``me``, the player to move, searched ``depth`` plies."""
             lines[ply] = ()
             if is_terminal(state):
@@ -169,8 +174,6 @@ class Search:
                 return heuristic(state, me)
             if len(lines) <= ply + 1:
                 lines.append(())
-            if informed:
-                return value_informed(state, me, depth, alpha, beta, ply)
             moves = legal_moves(state)
             if ordering:
                 moves = order(state, moves, None, ply, depth == 1)
@@ -215,12 +218,24 @@ class Search:
                                     remember(move, 1, ply)
                                 break
                 return best
-            depth -= 1
+            depth, below = depth - 1, ply + 1  # the children's
             for i, move in enumerate(moves):
-                v = child_value(state, move, me, depth, alpha, beta, ply + 1, pvs and i)
+                # child_value, inlined: a call per node made the solver 20-40% slower
+                # (bench/RESULTS.md, 2026-11-23)
+                child = apply(state, move)
+                tick()
+                mover = to_move(child)
+                if mover == me:
+                    v = value(child, mover, depth, alpha, beta, below)
+                elif pvs and i:
+                    v = -value(child, mover, depth, -alpha - EPSILON, -alpha, below)
+                    if alpha < v < beta:
+                        v = -value(child, mover, depth, -beta, -v, below)
+                else:
+                    v = -value(child, mover, depth, -beta, -alpha, below)
                 if v > best:
                     best = v
-                    lines[ply] = (move,) + lines[ply + 1]
+                    lines[ply] = (move,) + lines[below]
                     if v > alpha:
                         alpha = v
                         if pruning and alpha >= beta:
@@ -230,8 +245,16 @@ class Search:
             return best
 
         def value_informed(state, me, depth, alpha, beta, ply):
-            """``value`` where the table, the game's tactics or its value bounds may settle
-            the value or narrow the window, and the table learns the result."""
+            """``value_plain`` where the table, the game's tactics or its value bounds may
+            settle the value or narrow the window, and the table learns the result."""
+            lines[ply] = ()
+            if is_terminal(state):
+                return utility(state, me)
+            if depth <= 0:
+                horizon[0] = True
+                return heuristic(state, me)
+            if len(lines) <= ply + 1:
+                lines.append(())
             key = first = plan = None
             deep = tainted = False
             if entries is not None:
@@ -308,6 +331,7 @@ class Search:
             # an Entry's fields as a plain tuple: building an Entry costs more (see bots.table)
             entries[key] = (depth, bound, best, best_move, generation, plan, state)
 
+        value = value_informed if entries is not None or tactics is not None or value_bounds is not None else value_plain
         return value, child_value
 
     def root(self, state, depth: int | None, alpha: float = -inf, beta: float = inf, first=None) -> RootResult:
