@@ -131,9 +131,8 @@ class Game(Configurable):
         useful) by overriding this: ``return super().search_hooks()._replace(value_bounds=None)``.
         """
         cls = type(self)
-        return SearchHooks(
-            *(getattr(self, name) if getattr(cls, name) is not getattr(Game, name) else None for name in SearchHooks._fields)
-        )
+        offered = (getattr(cls, name) is not getattr(Game, name) for name in SearchHooks._fields)
+        return SearchHooks(*(getattr(self, name) if on else None for name, on in zip(SearchHooks._fields, offered)))
 
     # Conveniences built on the methods above.
 

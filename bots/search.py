@@ -331,7 +331,8 @@ class Search:
             # an Entry's fields as a plain tuple: building an Entry costs more (see bots.table)
             entries[key] = (depth, bound, best, best_move, generation, plan, state)
 
-        value = value_informed if entries is not None or tactics is not None or value_bounds is not None else value_plain
+        informed = entries is not None or tactics is not None or value_bounds is not None
+        value = value_informed if informed else value_plain
         return value, child_value
 
     def root(self, state, depth: int | None, alpha: float = -inf, beta: float = inf, first=None) -> RootResult:
