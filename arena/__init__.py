@@ -3,7 +3,7 @@
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
 from arena.errors import ArenaError, IllegalMoveError, ParameterError, PluginError, UnknownNameError
-from arena.game import Game
+from arena.game import Game, SearchHooks
 from arena.hookspecs import hookimpl
 from arena.params import param, parse_spec
 from arena.plugins import Registry, get_registry
@@ -26,6 +26,7 @@ __all__ = [
     "ParameterError",
     "PluginError",
     "Registry",
+    "SearchHooks",
     "Termination",
     "UnknownNameError",
     "get_registry",

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import typing
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from arena.errors import IllegalMoveError
 from arena.params import Configurable
 
 State = Hashable
 Move = Hashable
+
+
+class SearchHooks(NamedTuple):
+    """The optional search hooks a game offers, each a callable or None (not offered).
+
+    Returned by ``Game.search_hooks()`` and read once when a search is set up, so that no
+    node asks the game what it has. The fields are named after the ``Game`` methods whose
+    contracts they keep.
+    """
+
+    key: Callable[[State], Hashable] | None = None
+    """``key(state)``: a table key; see ``Game.key``."""
+    tactics: Callable[[State, bool], tuple] | None = None
+    """``tactics(state, rank)``: one ply of look-ahead; see ``Game.tactics``."""
+    move_priorities: Callable[[State, Sequence], Sequence[float]] | None = None
+    """``move_priorities(state, moves)``: a number per move; see ``Game.move_priorities``."""
+    value_bounds: Callable[[State, int], tuple[float, float]] | None = None
+    """``value_bounds(state, player)``: bounds on the game value; see ``Game.value_bounds``."""
 
 
 class Game(Configurable):
@@ -24,9 +42,9 @@ class Game(Configurable):
     below. ``heuristic`` must stay strictly inside ``bounds`` so that a proven result
     always outranks an estimate, and be zero-sum like ``utility``.
 
-    The search bots also use these methods when a game defines them (see bots/search.py):
-    ``key(state)``, ``tactics(state, rank)``, ``move_priorities(state, moves)`` and
-    ``value_bounds(state, player)``.
+    The search hooks ``key``, ``tactics``, ``move_priorities`` and ``value_bounds`` are
+    optional: a game offers one by overriding it, and the search bots read what is offered
+    once per search through ``search_hooks()`` (see docs/search-hooks.md).
     """
 
     kind: typing.ClassVar[str] = "game"
@@ -76,6 +94,45 @@ class Game(Configurable):
         caller's business (see ``legal_moves``).
         """
         raise NotImplementedError
+
+    # Optional search hooks: a game offers one by overriding it (see ``search_hooks``).
+    # Each is asked only of non-terminal states.
+
+    def key(self, state: State) -> Hashable:
+        """A hashable transposition-table key: equal for equal states, and equal for states
+        the game deems equivalent (e.g. mirror images), which must have the same value."""
+        return state
+
+    def tactics(self, state: State, rank: bool) -> tuple[float, float, list | None]:
+        """One ply of look-ahead: ``(floor, ceiling, moves)``.
+
+        The value of ``state`` for the player to move lies in [floor, ceiling] (equal when
+        the position is settled; ``moves`` may then be None). ``moves`` are the legal moves
+        worth searching, best first: it may leave out moves that lose at once but never the
+        best move. ``rank=False`` asks for a cheaper, rougher order. The search uses it
+        where at least two plies remain, so it must not change a depth-2 value.
+        """
+        low, high = self.bounds
+        return (low, high, list(self.legal_moves(state)))
+
+    def move_priorities(self, state: State, moves: Sequence[Move]) -> Sequence[float]:
+        """One number per move of ``moves``, higher to be searched first (ties keep order)."""
+        return [0.0] * len(moves)
+
+    def value_bounds(self, state: State, player: int) -> tuple[float, float]:
+        """``(floor, ceiling)`` around the exact game value of ``state`` for ``player``, the
+        player to move, within ``bounds`` (e.g. a win now scores more than one later)."""
+        return self.bounds
+
+    def search_hooks(self) -> SearchHooks:
+        """The search hooks this game offers: its overridden hook methods, bound.
+
+        A game withholds a hook it overrides (e.g. one that only some parameters make
+        useful) by overriding this: ``return super().search_hooks()._replace(value_bounds=None)``.
+        """
+        cls = type(self)
+        offered = (getattr(cls, name) is not getattr(Game, name) for name in SearchHooks._fields)
+        return SearchHooks(*(getattr(self, name) if on else None for name, on in zip(SearchHooks._fields, offered)))
 
     # Conveniences built on the methods above.
 

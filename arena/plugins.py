@@ -15,7 +15,7 @@ from arena.game import Game
 from arena.params import Configurable, parse_spec
 
 #: Modules registered before any third-party plugin, through the same hooks.
-DEFAULT_PLUGINS = ("games.builtin", "bots.builtin")
+DEFAULT_PLUGINS = ("games.builtin", "games.openspiel", "bots.builtin")
 ENTRY_POINT_GROUP = "arena"
 
 
@@ -34,7 +34,7 @@ class Registry:
     games: dict[str, Entry] = field(default_factory=dict)
     bots: dict[str, Entry] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
-    """One line per third-party plugin that could not be loaded."""
+    """One line per third-party plugin that could not be loaded, and per name registered twice."""
     plugin_manager: pluggy.PluginManager | None = None
 
     def game_class(self, name: str) -> type[Game]:
@@ -96,8 +96,9 @@ def load_entry_points(pm: pluggy.PluginManager, errors: list[str]) -> None:
 def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:
     """Build a registry: built-ins, then entry points, then ``plugins`` (modules or objects).
 
-    A duplicate name raises PluginError naming both plugins; a third-party plugin that
-    fails to import or to register is reported in ``Registry.errors`` and skipped.
+    A name registered twice keeps its first registration (built-ins register first) and
+    the later one is reported in ``Registry.errors`` and skipped, as is a third-party
+    plugin that fails to import or to register.
     """
     pm = make_plugin_manager()
     registry = Registry(plugin_manager=pm)
@@ -107,17 +108,19 @@ def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:
         pm.register(plugin)
         pm.check_pending()
     builtin = set(DEFAULT_PLUGINS)
+    order = {name: i for i, (name, _) in enumerate(pm.list_name_plugin())}
     for hook, table, base in (
         (pm.hook.register_games, registry.games, Game),
         (pm.hook.register_bots, registry.bots, Bot),
     ):
-        for impl in hook.get_hookimpls():  # in registration order
+        # in registration order, built-ins first (pluggy's call order follows tryfirst/trylast)
+        for impl in sorted(hook.get_hookimpls(), key=lambda impl: order[impl.plugin_name]):
             plugin_name = impl.plugin_name
             added: list[str] = []
 
             def register(cls, _plugin=plugin_name, _table=table, _base=base, _added=added):
-                _add(_table, _base, cls, _plugin)
-                _added.append(cls.name)
+                if _add(_table, _base, cls, _plugin, registry.errors):
+                    _added.append(cls.name)
 
             try:
                 impl.function(register=register)
@@ -134,7 +137,8 @@ def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:
     return registry
 
 
-def _add(table: dict[str, Entry], base: type, cls, plugin: str) -> None:
+def _add(table: dict[str, Entry], base: type, cls, plugin: str, errors: list[str]) -> bool:
+    """Register ``cls``; False (with a line in ``errors``) if its name is already taken."""
     kind = base.__name__.lower()
     if not (isinstance(cls, type) and issubclass(cls, base)):
         raise PluginError(f"plugin {plugin!r} registered {cls!r}, which is not a subclass of arena.{base.__name__}")
@@ -142,8 +146,13 @@ def _add(table: dict[str, Entry], base: type, cls, plugin: str) -> None:
     if not name or not isinstance(name, str) or ":" in name or "," in name or name != name.strip():
         raise PluginError(f"plugin {plugin!r} registered {kind} class {cls.__name__} with a bad name {name!r}")
     if name in table:
-        raise PluginError(
-            f"{kind} name {name!r} is registered twice: by plugin {table[name].plugin!r} "
-            f"and by plugin {plugin!r}"
+        first = table[name].plugin
+        if plugin in DEFAULT_PLUGINS:  # two built-ins clash: a bug in the arena itself
+            raise PluginError(f"{kind} name {name!r} is registered twice: by plugin {first!r} and by plugin {plugin!r}")
+        errors.append(
+            f"{kind} name {name!r} is registered twice: by plugin {first!r} and by plugin {plugin!r}; "
+            f"the second ({cls.__name__}) is skipped"
         )
+        return False
     table[name] = Entry(cls, plugin)
+    return True

@@ -223,11 +223,12 @@ def call_costs(games, state, runs: int, number: int) -> dict[str, float]:
     the generic search calls, in ``state``; printed, and returned by name."""
     (_, game), (_, centre) = games
     moves, counter = game.legal_moves(state), Counter(Budget())
+    hooks = game.search_hooks()  # what the search calls
     calls = (("heuristic", game.heuristic, (state, 0)), ("centre", centre.heuristic, (state, 0)),
              ("apply", game.apply, (state, moves[len(moves) // 2])), ("legal_moves", game.legal_moves, (state,)),
-             ("key", game.key, (state,)), ("is_terminal", game.is_terminal, (state,)),
+             ("key", hooks.key, (state,)), ("is_terminal", game.is_terminal, (state,)),
              ("to_move", game.to_move, (state,)), ("Counter.tick", counter.tick, ()),
-             ("tactics", game.tactics, (state,)))
+             ("tactics", hooks.tactics, (state, True)))
     costs, repeats = {}, max(runs, 5)
     for name, function, args in calls:
         names = ("a", "b")[: len(args)]

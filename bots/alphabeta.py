@@ -3,8 +3,9 @@
 from math import inf
 
 from arena import param
-from bots.minimax import MinimaxBot, TableOwner
+from bots.minimax import MinimaxBot
 from bots.search import Search
+from bots.table import TableOwner
 
 
 class AlphaBetaBot(TableOwner, MinimaxBot):

@@ -3,35 +3,61 @@
 import sys
 
 from arena import Bot, Decision, IllegalMoveError
+from arena.errors import BotFault
+from arena.records import Termination
+
+#: What a person may type instead of a move: the verb the game record uses for each.
+GIVING_UP = {"resign": "resigned", "quit": "quit"}
+HELP = ("help", "?")
 
 
 class HumanBot(Bot):
-    """Asks for a move on standard input and asks again until it gets a legal one."""
+    """Asks for a move on standard input and asks again until it gets a legal one.
+
+    ``help`` lists what can be typed; ``resign`` or ``quit`` gives up the game, which the
+    person then loses. ``show_board`` (set by ``arena play --quiet``) draws the position
+    before each of the person's moves.
+    """
 
     name = "human"
-    description = "a person typing moves in the terminal"
+    description = "a person typing moves in the terminal (help, resign, quit)"
     interactive = True
 
     def __init__(self, *, input=input, output=sys.stdout, **params):
         super().__init__(**params)
         self._input = input
         self._output = output
+        self.show_board = False
 
     def choose(self, game, state, budget):
         legal = game.legal_moves(state)
         shown = " ".join(game.format_move(m) for m in legal)
         who = game.player_name(game.to_move(state))
+        if self.show_board:
+            print(game.render(state), file=self._output)
         while True:
             try:
                 text = self._input(f"{who} to move; legal: {shown}\nyour move> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None  # input closed: the person has left
+            command = text.lower()
             if not text:
                 continue
+            if command in HELP:
+                print(
+                    f"type a move as listed ({shown}); 'resign' or 'quit' gives up the game "
+                    "(you lose it); 'help' shows this",
+                    file=self._output,
+                )
+                continue
+            if command in GIVING_UP:
+                # Not a fault: a resigned game ended in the "normal" way, as PGN's Termination
+                # tag has it (lichess writes "Normal" for resignations); the record names the loser.
+                raise BotFault(Termination.NORMAL, GIVING_UP[command], f"{who} typed {text!r} and loses")
             try:
                 move = game.parse_move(text)
             except IllegalMoveError as exc:
-                print(exc, file=self._output)
+                print(f"{exc} (type 'help' for help)", file=self._output)
                 continue
             if move in legal:
                 return Decision(move)

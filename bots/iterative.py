@@ -1,8 +1,8 @@
 """Iterative deepening alpha-beta, for time and node budgets."""
 
 from arena import Bot, Decision, param
-from bots.minimax import TableOwner, effective_depth
-from bots.search import Search, count_root
+from bots.search import Search, count_root, effective_depth
+from bots.table import TableOwner
 
 
 class IterativeBot(TableOwner, Bot):

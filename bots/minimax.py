@@ -3,34 +3,7 @@
 from math import inf
 
 from arena import Bot, Decision, param
-from bots.search import Search, count_root
-from bots.table import Table
-
-
-def effective_depth(own: int | None, limit: int | None) -> int | None:
-    """The shallower of a bot's own depth and the budget's (None: no limit)."""
-    if own is None:
-        return limit
-    return own if limit is None else min(own, limit)
-
-
-class TableOwner:
-    """A bot that may keep a transposition table from move to move within a game."""
-
-    table: bool
-    table_size: int
-    _table: Table | None = None
-
-    def new_game(self, game, player, seed):
-        super().new_game(game, player, seed)
-        self._table = None  # positions of another game are no use
-
-    def transposition_table(self) -> Table | None:
-        if not self.table:
-            return None
-        if self._table is None:
-            self._table = Table(self.table_size)
-        return self._table
+from bots.search import Search, count_root, effective_depth
 
 
 class MinimaxBot(Bot):

@@ -7,20 +7,17 @@ mover is the same is searched as is, so games with extra turns work too.
 Every position produced by ``game.apply`` is counted with one ``tick`` as it is made,
 and the root is counted by the caller: that is the node count the arena records.
 
-Options: alpha-beta pruning; move ordering (the table's move, then the game's own
-priorities if it offers ``move_priorities(state, moves)``, but not below the root where
-the children are leaves, else killer moves and the history heuristic; with ordering, the
-game's ``tactics(state, rank)`` fast path if it offers it); a window narrowed by the
-game's ``value_bounds(state, player)`` if it offers them; a transposition table keyed by
-``game.key(state)`` if the game offers it, else by the state; principal variation search
-(null windows after the first move).
+Options: alpha-beta pruning; move ordering (the table's move, then the game's
+``move_priorities`` if it offers them, but not where the children are leaves, else killer
+moves and the history heuristic; with ordering, the game's ``tactics`` if it offers
+them); a window narrowed by the game's ``value_bounds`` if it offers them; a
+transposition table keyed by the game's ``key`` if it offers one, else by the state;
+principal variation search (null windows after the first move).
 
-``tactics(state, rank)`` returns ``(floor, ceiling, moves)`` from one ply of look-ahead:
-the position's value for the player to move lies in [floor, ceiling] (equal when settled,
-e.g. by a win at once or two threats the opponent cannot both block), and ``moves`` are
-the moves that do not lose at once, best first (``rank=False``: a cheaper, rougher
-order, asked for within three plies of the horizon). It is used where at least two plies
-remain, so it never changes a depth-limited value, only the work needed to find it.
+The game's hooks (``arena.SearchHooks``, contracts on ``arena.Game``) are read once, when
+a ``Search`` is made. ``tactics`` is asked where at least two plies remain (ranked from
+``RANKED`` plies above the horizon), so it never changes a depth-limited value, only the
+work needed to find it.
 """
 
 from __future__ import annotations
@@ -56,6 +53,13 @@ class RootResult:
     """True when no leaf was cut off by the depth limit: ``value`` is the game value."""
     max_ply: int
     """Deepest ply the search reached."""
+
+
+def effective_depth(own: int | None, limit: int | None) -> int | None:
+    """The shallower of a bot's own depth and the budget's (None: no limit)."""
+    if own is None:
+        return limit
+    return own if limit is None else min(own, limit)
 
 
 def count_root(budget: Counter) -> bool:
@@ -95,15 +99,16 @@ class Search:
         self.ordering = ordering
         self.table = table
         self.pvs = pvs and pruning
-        self.key = getattr(game, "key", None) or _identity
-        self.priorities = getattr(game, "move_priorities", None) if ordering else None
-        self.tactics = getattr(game, "tactics", None) if ordering and pruning else None
-        self.value_bounds = getattr(game, "value_bounds", None) if pruning else None
+        hooks = game.search_hooks()
+        self.key = hooks.key or _identity
+        self.priorities = hooks.move_priorities if ordering else None
+        self.tactics = hooks.tactics if ordering and pruning else None
+        self.value_bounds = hooks.value_bounds if pruning else None
         self.killers: list[list] = []
         self.history: dict = {}
         self.horizon = [False]  # [0] is set when a non-terminal leaf is scored by the heuristic
         self.lines: list[tuple] = [()]  # lines[ply]: best line found from that ply
-        self.value = self._negamax()
+        self.value, self.child_value = self._negamax()
 
     def order(self, state, moves: list, first, ply: int, leaves: bool = False) -> list:
         """``moves`` best-first: ``first`` (the table's or the caller's move), then by priority.
@@ -138,8 +143,15 @@ class Search:
         self.history[move] = self.history.get(move, 0) + depth * depth
 
     def _negamax(self):
-        """The recursive search, ``value(state, me, depth, alpha, beta, ply)``, with every
-        option and game method bound once as a local of the closure (the hot path)."""
+        """The recursive search ``value(state, me, depth, alpha, beta, ply)`` and its
+        ``child_value``, as closures over the options and game methods (the hot path:
+        locals are the fastest names Python has).
+
+        ``value`` is one of two functions, chosen here once: ``value_plain`` for a bare
+        search, ``value_informed`` where a table, the game's tactics or its value bounds
+        take part. Each opens with the same few lines: a call per node to share them cost
+        more than the lines (see ``search_moves`` for what a call costs).
+        """
         game = self.game
         is_terminal, utility, heuristic = game.is_terminal, game.utility, game.heuristic
         legal_moves, apply, to_move = game.legal_moves, game.apply, game.to_move
@@ -151,9 +163,9 @@ class Search:
         order = self.order
         remember = self._cutoff if ordering and self.priorities is None else None
         lines, horizon = self.lines, self.horizon
-        extras = entries is not None or tactics is not None or value_bounds is not None
 
-        def value(state, me, depth, alpha, beta, ply):
+        def value_plain(state, me, depth, alpha, beta, ply):
+            """The value of ``state`` for ``me``, the player to move, searched ``depth`` plies."""
             lines[ply] = ()
             if is_terminal(state):
                 return utility(state, me)
@@ -162,66 +174,30 @@ class Search:
                 return heuristic(state, me)
             if len(lines) <= ply + 1:
                 lines.append(())
-            tainted = False
-            if extras:  # the table, the game's tactics or its value bounds
-                first, plan, deep = None, None, False
-                if entries is not None:
-                    key = key_of(state)
-                    entry = entries.get(key)
-                    if entry is not None:
-                        same = entry[6] == state  # not a symmetric image: its move and plan apply
-                        if same:
-                            first = entry[3]
-                            deep = entry[0] >= depth
-                        if entry[0] >= depth:
-                            bound, v = entry[1], entry[2]
-                            if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
-                                if entry[0] < SOLVED:
-                                    horizon[0] = True
-                                return v
-                            # a bound that does not cut still narrows the window
-                            tainted = entry[0] < SOLVED
-                            if bound == LOWER:
-                                if v > alpha:
-                                    alpha = v
-                            elif v < beta:
-                                beta = v
-                        if depth >= 2 and same:
-                            plan = entry[5]  # the game's ranked tactics, kept from an earlier visit
-                if plan is None and tactics is not None and depth >= 2:
-                    plan = tactics(state, depth >= RANKED)
-                    if plan[0] == plan[1]:
-                        if entries is not None and len(entries) < size:
-                            entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
-                        return plan[0]
-                if plan is not None:
-                    floor, ceiling, moves = plan
-                else:
-                    moves = None
-                    floor, ceiling = value_bounds(state, me) if value_bounds is not None else (None, None)
-                if floor is not None:
-                    # the value cannot leave [floor, ceiling] from here: narrow the window
-                    if ceiling < beta:
-                        beta = ceiling
-                        if alpha >= beta:
-                            return beta
-                    if floor > alpha:
-                        alpha = floor
-                        if alpha >= beta:
-                            return alpha
-                if deep and moves is not None and first is not None and moves[0] != first:
-                    moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
-            else:
-                moves = first = None
-            if moves is None:
-                moves = legal_moves(state)
-                if ordering:
-                    moves = order(state, moves, first, ply, depth == 1)
-            outer_horizon, horizon[0] = horizon[0], False
-            start_alpha = alpha
-            best, best_move = -inf, None
-            depth -= 1
-            if depth == 0:
+            moves = legal_moves(state)
+            if ordering:
+                moves = order(state, moves, None, ply, depth == 1)
+            return search_moves(state, me, moves, depth, alpha, beta, ply)
+
+        def child_value(state, move, me, depth, alpha, beta, ply, scout):
+            """The value for ``me`` of playing ``move``, the child searched ``depth`` plies at
+            ``ply``; with ``scout``, a null window first (PVS), the full one if it fails."""
+            child = apply(state, move)
+            tick()
+            mover = to_move(child)
+            if mover == me:  # an extra turn: the child's values are ``me``'s
+                return value(child, mover, depth, alpha, beta, ply)
+            if scout:
+                v = -value(child, mover, depth, -alpha - EPSILON, -alpha, ply)
+                if not alpha < v < beta:
+                    return v
+                return -value(child, mover, depth, -beta, -v, ply)
+            return -value(child, mover, depth, -beta, -alpha, ply)
+
+        def search_moves(state, me, moves, depth, alpha, beta, ply):
+            """The best value of ``moves`` in ``state``; the best line goes to ``lines[ply]``."""
+            best = -inf
+            if depth == 1:
                 # the children are leaves: score them here rather than in a call each (for
                 # ``me`` directly: utilities and heuristics are zero-sum, see arena.testing)
                 for move in moves:
@@ -233,7 +209,7 @@ class Search:
                         horizon[0] = True
                         v = heuristic(child, me)
                     if v > best:
-                        best, best_move = v, move
+                        best = v
                         lines[ply] = (move,)
                         if v > alpha:
                             alpha = v
@@ -241,42 +217,123 @@ class Search:
                                 if remember is not None:
                                     remember(move, 1, ply)
                                 break
+                return best
+            depth, below = depth - 1, ply + 1  # the children's
+            for i, move in enumerate(moves):
+                # child_value, inlined: a call per node made the solver 20-40% slower
+                # (bench/RESULTS.md, 2026-11-23)
+                child = apply(state, move)
+                tick()
+                mover = to_move(child)
+                if mover == me:
+                    v = value(child, mover, depth, alpha, beta, below)
+                elif pvs and i:
+                    v = -value(child, mover, depth, -alpha - EPSILON, -alpha, below)
+                    if alpha < v < beta:
+                        v = -value(child, mover, depth, -beta, -v, below)
+                else:
+                    v = -value(child, mover, depth, -beta, -alpha, below)
+                if v > best:
+                    best = v
+                    lines[ply] = (move,) + lines[below]
+                    if v > alpha:
+                        alpha = v
+                        if pruning and alpha >= beta:
+                            if remember is not None:
+                                remember(move, depth + 1, ply)
+                            break
+            return best
+
+        def value_informed(state, me, depth, alpha, beta, ply):
+            """``value_plain`` where the table, the game's tactics or its value bounds may
+            settle the value or narrow the window, and the table learns the result."""
+            lines[ply] = ()
+            if is_terminal(state):
+                return utility(state, me)
+            if depth <= 0:
+                horizon[0] = True
+                return heuristic(state, me)
+            if len(lines) <= ply + 1:
+                lines.append(())
+            key = first = plan = None
+            deep = tainted = False
+            if entries is not None:
+                key = key_of(state)
+                entry = entries.get(key)
+                if entry is not None:
+                    known_depth, bound, v, move, _, known_plan, known_state = entry  # an Entry
+                    same = known_state == state  # not a symmetric image: its move and plan apply
+                    if same:
+                        first = move
+                        deep = known_depth >= depth
+                    if known_depth >= depth:
+                        if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
+                            if known_depth < SOLVED:
+                                horizon[0] = True
+                            return v
+                        # a bound that does not cut still narrows the window
+                        tainted = known_depth < SOLVED
+                        if bound == LOWER:
+                            if v > alpha:
+                                alpha = v
+                        elif v < beta:
+                            beta = v
+                    if depth >= 2 and same:
+                        plan = known_plan  # the game's ranked tactics, kept from an earlier visit
+            if plan is None and tactics is not None and depth >= 2:
+                plan = tactics(state, depth >= RANKED)
+                if plan[0] == plan[1]:
+                    if entries is not None and len(entries) < size:
+                        entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
+                    return plan[0]
+            if plan is not None:
+                floor, ceiling, moves = plan
             else:
-                for i, move in enumerate(moves):
-                    child = apply(state, move)
-                    tick()
-                    mover = to_move(child)
-                    if mover == me:
-                        v = value(child, mover, depth, alpha, beta, ply + 1)
-                    elif pvs and i:
-                        v = -value(child, mover, depth, -alpha - EPSILON, -alpha, ply + 1)
-                        if alpha < v < beta:
-                            v = -value(child, mover, depth, -beta, -v, ply + 1)
-                    else:
-                        v = -value(child, mover, depth, -beta, -alpha, ply + 1)
-                    if v > best:
-                        best, best_move = v, move
-                        lines[ply] = (move,) + lines[ply + 1]
-                        if v > alpha:
-                            alpha = v
-                            if pruning and alpha >= beta:
-                                if remember is not None:
-                                    remember(move, depth + 1, ply)
-                                break
+                moves = None
+                floor, ceiling = value_bounds(state, me) if value_bounds is not None else (None, None)
+            if floor is not None:
+                # the value cannot leave [floor, ceiling] from here: narrow the window
+                if ceiling < beta:
+                    beta = ceiling
+                    if alpha >= beta:
+                        return beta
+                if floor > alpha:
+                    alpha = floor
+                    if alpha >= beta:
+                        return alpha
+            if moves is None:
+                moves = legal_moves(state)
+                if ordering:
+                    moves = order(state, moves, first, ply, depth == 1)
+            elif deep and first is not None and moves[0] != first:
+                moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
+            outer_horizon, horizon[0] = horizon[0], False
+            best = search_moves(state, me, moves, depth, alpha, beta, ply)
             below_horizon = horizon[0] or tainted
             horizon[0] = outer_horizon or below_horizon
             if entries is not None:
-                stored = depth + 1 if below_horizon else SOLVED
-                old = entries.get(key)
-                generation = table.generation
-                if old is None or old[4] != generation or stored >= old[0]:
-                    if old is None and len(entries) >= size:
-                        table.make_room()
-                    bound = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-                    entries[key] = (stored, bound, best, best_move, generation, plan if depth + 1 >= RANKED else None, state)
+                best_move = lines[ply][0] if lines[ply] else None
+                kept = plan if depth >= RANKED else None
+                store(key, state, depth if below_horizon else SOLVED, best, best_move, alpha, beta, kept)
             return best
 
-        return value
+        def store(key, state, depth, best, best_move, alpha, beta, plan):
+            """Keep what a search of ``state`` in the window (alpha, beta) found."""
+            generation = table.generation
+            old = entries.get(key)
+            if old is not None:
+                old_depth, _, _, _, old_generation, _, _ = old  # an Entry
+                if old_generation == generation and depth < old_depth:
+                    return  # a deeper result of this search stays
+            elif len(entries) >= size:
+                table.make_room()
+            bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+            # an Entry's fields as a plain tuple: building an Entry costs more (see bots.table)
+            entries[key] = (depth, bound, best, best_move, generation, plan, state)
+
+        informed = entries is not None or tactics is not None or value_bounds is not None
+        value = value_informed if informed else value_plain
+        return value, child_value
 
     def root(self, state, depth: int | None, alpha: float = -inf, beta: float = inf, first=None) -> RootResult:
         """Search every root move to ``depth`` (None: to the end of the game).
@@ -301,27 +358,17 @@ class Search:
                 moves = self.order(state, moves, first, 0)
         if first is not None and moves[0] != first and first in moves:
             moves = [first] + [m for m in moves if m != first]
-        value = self.value
+        child_value, pvs, pruning = self.child_value, self.pvs, self.pruning
         best_move, best, line = None, -inf, ()
         complete = False
         try:
             for i, move in enumerate(moves):
-                child = game.apply(state, move)
-                self.counter.tick()
-                mover = game.to_move(child)
-                if mover == me:
-                    v = value(child, mover, depth - 1, alpha, beta, 1)
-                elif self.pvs and i > 0:
-                    v = -value(child, mover, depth - 1, -alpha - EPSILON, -alpha, 1)
-                    if alpha < v < beta:
-                        v = -value(child, mover, depth - 1, -beta, -v, 1)
-                else:
-                    v = -value(child, mover, depth - 1, -beta, -alpha, 1)
+                v = child_value(state, move, me, depth - 1, alpha, beta, 1, pvs and i)
                 if v > best or best_move is None:
                     best_move, best, line = move, v, (move,) + self.lines[1]
                     if v > alpha:
                         alpha = v
-                        if self.pruning and alpha >= beta:
+                        if pruning and alpha >= beta:
                             break
             complete = True
         except BudgetExhausted:

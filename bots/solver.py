@@ -1,8 +1,8 @@
 """A solver: the exact game value from any position, as fast as the search core allows."""
 
 from arena import Bot, Decision, param
-from bots.minimax import TableOwner
 from bots.search import EPSILON, Search, count_root
+from bots.table import TableOwner
 
 
 class SolverBot(TableOwner, Bot):
@@ -28,7 +28,7 @@ class SolverBot(TableOwner, Bot):
             return Decision(moves[0])
         search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=True)
         low, high = game.bounds
-        value_bounds = getattr(game, "value_bounds", None)
+        value_bounds = search.value_bounds  # the game's hook, if it offers one
         if value_bounds is not None and not game.is_terminal(state):
             floor, ceiling = value_bounds(state, game.to_move(state))
             low, high = max(low, floor), min(high, ceiling)

@@ -6,6 +6,7 @@ from arena import hookimpl
 @hookimpl
 def register_games(register):
     from games.bachet import Bachet
+    from games.chess_game import Chess
     from games.connect4 import ConnectFour
     from games.counting import Counting
     from games.nim import Nim
@@ -14,5 +15,5 @@ def register_games(register):
     from games.tree import Tree
     from games.wythoff import Wythoff
 
-    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello, Tree):
+    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello, Chess, Tree):
         register(cls)

@@ -6,9 +6,7 @@ full column cannot be played. The first player with ``connect`` stones in an unb
 horizontal, vertical or diagonal line wins at once; if the board fills up first, the game
 is a draw. The defaults (7 columns, 6 rows, connect 4) are the standard game.
 
-Bitboards follow Pascal Pons's layout (http://blog.gamesolver.org/solving-connect-four/06-bitboard/):
-each column takes ``rows + 1`` bits, bit ``col * (rows + 1) + row`` with row 0 at the bottom;
-the spare top bit of each column stays empty and stops lines from wrapping. A state is
+Bitboards follow Pascal Pons's layout (see games/connect4_board.py). A state is
 ``(stones of the player to move, mask of all stones, moves played, status)`` with status
 0 while playing, 1 if the player who moved last has won, 2 for a draw. A move is a column
 index from 0, written as the 1-based column number ("1".."7"), as in Pons's test files.
@@ -17,18 +15,22 @@ index from 0, written as the 1-based column number ("1".."7"), as in Pons's test
 from __future__ import annotations
 
 
-from arena import Game, param
-from games.connect4_search import ConnectFourSearch
+from arena import Game, SearchHooks, param
+from games.connect4_board import Board
+from games.connect4_scoring import RULES, Scoring
+from games.connect4_symmetry import MirrorKey
+from games.connect4_threats import Threats
 
 MAX_SIDE = 16
 _PLAYING, _WON, _DRAW = 0, 1, 2
 
 
-class ConnectFour(ConnectFourSearch, Game):
+class ConnectFour(Game):
     """Connect Four on a columns x rows board, ``connect`` in a row to win.
 
-    The search bots' fast paths (``key``, ``tactics``, ``move_priorities``,
-    ``value_bounds``) come from ``ConnectFourSearch``.
+    Built from four parts, one concept each: the ``board`` (geometry and line tests), its
+    ``scoring``, the ``threats`` behind the search's tactics and move priorities, and the
+    ``mirror`` symmetry key.
     """
 
     name = "connect4"
@@ -41,61 +43,63 @@ class ConnectFour(ConnectFourSearch, Game):
     scoring: str = param(
         "win",
         "utility: 'win' (1 for a win) or 'moves' (Pascal Pons's score: a win with fewer stones scores more)",
-        choices=("win", "moves"),
+        choices=RULES,
     )
 
     def __init__(self, **params):
         super().__init__(**params)
         if self.connect > max(self.rows, self.columns):
             raise self.bad_parameter("connect", "must be at most max(rows, columns)")
-        h = self.rows + 1
-        self._cells = self.columns * self.rows
-        # 'moves' scoring: a win with the winner's k-th stone scores (most stones + 1) - k,
-        # which is 22 - k on 7x6 (blog.gamesolver.org, part 2); nobody wins before k = connect
-        self._score_base = (self._cells + 1) // 2 + 1
-        if self.scoring == "moves":
-            top = max(1, self._score_base - self.connect)
-            self.bounds = (-top, top)
-        self._bottom = tuple(1 << (c * h) for c in range(self.columns))
-        self._top = tuple(1 << (c * h + self.rows - 1) for c in range(self.columns))
-        self._top_row = sum(self._top)
+        self.board = board = Board(self.columns, self.rows, self.connect)
+        self.score = Scoring(board, self.scoring)
+        if self.score.bounds != type(self).bounds:
+            # per instance only where it differs: the referee still reads the class's after
+            # a bot set the instance's attributes to None (tests/test_fast_paths.py)
+            self.bounds = self.score.bounds
+        self.threats = Threats(board, self.score)
+        self.mirror = MirrorKey(board)
+        # the rules' hot paths read these as the game's own attributes
+        self._cells, self._bottom, self._top, self._top_row = board.cells, board.bottom, board.top, board.top_row
+        self._pairs, self._has_line, self._full = board.pairs, board.has_line, board.full
         self._legal = {}  # top-row occupancy -> legal columns, filled lazily
-        # A run of n stones along direction d, shifted by s*d (s <= n) and ANDed with itself,
-        # becomes a run of n + s. Up to connect 4 two shifts per direction suffice (a shift
-        # of 0 is a no-op), which is the hot case; longer lines use repeated doubling.
-        dirs = (1, h, h - 1, h + 1)  # |, -, \, /
-        c = self.connect
-        if c <= 4:
-            self._pairs = tuple(x for d in dirs for x in (d if c >= 2 else 0, d * (c - 2) if c >= 2 else 0))
-        else:
-            self._pairs = None
-        steps, have = [], 1
-        while have < c:
-            steps.append(min(have, c - have))
-            have += steps[-1]
-        self._shifts = tuple(tuple(s * d for s in steps) for d in dirs)
         # no line is possible before this move, and the board is not full before it either
         self._first_win = min(2 * self.connect - 1, self._cells)
-        self._windows = self._all_windows()
-        self._column_masks = tuple(((1 << self.rows) - 1) << (col * h) for col in range(self.columns))
-        self._board = sum(self._column_masks)
         # the heuristic's directions: connect 1 has one window per cell, not four
-        self._heuristic_shifts = self._shifts[:1] if c == 1 else self._shifts
+        c, dirs = self.connect, board.directions
+        self._heuristic_shifts = board.shifts[:1] if c == 1 else board.shifts
         self._heuristic_dirs = dirs[:1] if c == 1 else dirs
         self._steps4 = tuple((d, 2 * d, 3 * d) for d in dirs)
-        self._heuristic_scale = 0.9 / (len(self._windows) * c) if self._windows else 0.0
-        self._prepare_search()
+        self._heuristic_scale = 0.9 / (len(board.windows) * c) if board.windows else 0.0
 
-    def _all_windows(self) -> tuple[int, ...]:
-        """Bitmasks of every line of ``connect`` cells on the board (for the heuristic)."""
-        h, n, out = self.rows + 1, self.connect, []
-        for c in range(self.columns):
-            for r in range(self.rows):
-                for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    ec, er = c + dc * (n - 1), r + dr * (n - 1)
-                    if ec < self.columns and 0 <= er < self.rows:
-                        out.append(sum(1 << ((c + dc * i) * h + r + dr * i) for i in range(n)))
-        return tuple(dict.fromkeys(out))
+    # The search hooks (contracts on arena.Game) come from the parts that own them.
+
+    def search_hooks(self) -> SearchHooks:
+        """The parts' own methods, so the search calls them without a forwarding call; no
+        value bounds under 'win' scoring, where a win scores 1 whenever it comes."""
+        return SearchHooks(
+            key=self.mirror.key,
+            tactics=self.threats.tactics,
+            move_priorities=self.threats.move_priorities,
+            value_bounds=self.score.value_bounds if self.score.bounds_by_ply else None,
+        )
+
+    def key(self, state):
+        return self.mirror.key(state)
+
+    def tactics(self, state, rank: bool = True):
+        return self.threats.tactics(state, rank)
+
+    def move_priorities(self, state, moves):
+        return self.threats.move_priorities(state, moves)
+
+    def value_bounds(self, state, player: int):
+        return self.score.value_bounds(state, player)
+
+    def winning_cells(self, stones: int, mask: int) -> int:
+        """Empty cells (playable or not) that would complete a line for ``stones``."""
+        return self.board.winning_cells(stones, mask)
+
+    # The rules.
 
     def initial_state(self):
         return (0, 0, 0, _PLAYING)
@@ -142,16 +146,6 @@ class ConnectFour(ConnectFourSearch, Game):
                 return (opponent, mask, moves, _DRAW)
         return (opponent, mask, moves, _PLAYING)
 
-    def _has_line(self, bits: int) -> bool:
-        """True if ``bits`` hold ``connect`` stones in a row (the general, slower test)."""
-        for shifts in self._shifts:
-            m = bits
-            for s in shifts:
-                m &= m >> s
-            if m:
-                return True
-        return False
-
     def is_terminal(self, state) -> bool:
         return state[3] != _PLAYING
 
@@ -159,7 +153,7 @@ class ConnectFour(ConnectFourSearch, Game):
         if state[3] != _WON:
             return 0
         moves = state[2]
-        value = 1 if self.scoring == "win" else self._score_base - (moves + 1) // 2
+        value = self.score.win(moves)
         return value if player == 1 - (moves & 1) else -value
 
     def heuristic(self, state, player: int) -> float:
@@ -172,7 +166,7 @@ class ConnectFour(ConnectFourSearch, Game):
         position, mask, moves = state[0], state[1], state[2]
         first = position if moves & 1 == 0 else position ^ mask  # player 0's stones
         second = first ^ mask
-        board, connect = self._board, self.connect
+        board, connect = self._full, self.connect
         score = 0
         if connect == 4:  # the usual game, unrolled
             f1, f2 = board ^ second, board ^ first

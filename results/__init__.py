@@ -1,17 +1,28 @@
 """Results: durable storage of tournaments and pandas tables of their games and moves.
 
-``load(path)`` returns ``Tables(games, moves)`` for one tournament. Columns of ``games``
-(one row per finished game): tournament, game_id (index in the schedule), pairing, first,
-second (display names; first moved first), opening (space-separated moves), seed, result
-("1-0", "0-1", "1/2-1/2"), score_first (1, 0.5, 0), utility_first, termination (why the game
-ended: "normal", "illegal_move", "timeout", "crash", "memory" or "output"; see
-``arena.Termination``), loser (0, 1 or <NA>: who forfeited), message, plies
-(opening included), moves_first, moves_second, nodes_first, nodes_second, seconds_first,
+``load(path)`` returns ``Tables(games, moves)`` for one tournament (``games, moves =
+load(path)``), and ``Tables.about``: what they describe (``results.about.About``: name, game,
+bots and budgets, format, games per pairing, openings, seed, start, version, and how many
+games of the schedule are finished). ``frames(records)`` gives the same from game records in
+memory, its ``about`` holding what the records tell.
+
+Columns of ``games`` (one row per finished game): tournament, game_id (index in the
+schedule), pairing, first, second (display names; first moved first), opening
+(space-separated moves), seed, result ("1-0", "0-1", "1/2-1/2"), score_first (1, 0.5, 0),
+utility_first, termination (why the game ended: {terminations}; see
+``arena.Termination``), loser (0, 1 or <NA>: who forfeited), message, plies (opening
+included), moves_first, moves_second, nodes_first, nodes_second, seconds_first,
 seconds_second (per-side totals). Columns of ``moves`` (one row per bot move): tournament,
-game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seconds,
-depth (<NA> if not reported), score (NaN if not reported; the mover's own view).
+game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seconds, depth
+(<NA> if not reported), score (NaN if not reported; the mover's own view).
+
+Reports: ``results.report`` (tables), ``results.render`` (formats), ``results.plots`` (charts).
 """
 
+from arena.records import Termination as _Termination
+
+# the list of terminations follows the enum, so it is never out of date
+__doc__ = __doc__.replace("{terminations}", ", ".join(f'"{t.value}"' for t in _Termination))
 
 __all__ = ["Tables", "frames", "load"]
 

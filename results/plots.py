@@ -11,24 +11,38 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from arena.budget import Budget
 from arena.errors import ArenaError
+from results.about import About, Entry
+from results.render import directory
 from results.report import crosstable, standings
+
+_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:olive",
+            "tab:cyan", "tab:gray"]
+
+
+def check_matplotlib() -> None:
+    """ArenaError saying how to install it, when matplotlib cannot be imported."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401
+        from matplotlib.figure import Figure  # noqa: F401
+    except ImportError:
+        raise ArenaError("plots need matplotlib: pip install 'botarena[plots]'") from None
 
 
 def _figure(width: float, height: float):
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ArenaError("plots need matplotlib: pip install 'botarena[plots]'") from None
+    check_matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
     return figure
 
 
-def _elo(table: pd.DataFrame, path: Path) -> None:
+def _elo(table: pd.DataFrame, about: About, path: Path) -> None:
     """Horizontal error bars, best bot on top."""
-    figure = _figure(7, 1.2 + 0.45 * len(table))
+    figure = _figure(7, 1.9 + 0.45 * len(table))
     ax = figure.add_subplot()
     y = np.arange(len(table))[::-1]
     errors = [table["elo"] - table["elo_low"], table["elo_high"] - table["elo"]]
@@ -41,13 +55,14 @@ def _elo(table: pd.DataFrame, path: Path) -> None:
     ax.set_xlabel("Elo (mean 0) with 95% interval")
     ax.set_title("Elo ratings")
     ax.grid(axis="x", alpha=0.3)
+    _headline(figure, about)
     figure.savefig(path)
 
 
-def _heatmap(rates: pd.DataFrame, path: Path) -> None:
+def _heatmap(rates: pd.DataFrame, about: About, path: Path) -> None:
     """Score rate of the row bot against the column bot, red (lost) to green (won)."""
     size = 2.5 + 0.7 * len(rates)
-    figure = _figure(size + 1.2, size)
+    figure = _figure(size + 1.2, size + 1.2)
     ax = figure.add_subplot()
     ax.set_facecolor("0.9")  # the diagonal (no games) shows as grey
     image = ax.imshow(rates.to_numpy(float), cmap="RdYlGn", vmin=0, vmax=1)
@@ -62,46 +77,106 @@ def _heatmap(rates: pd.DataFrame, path: Path) -> None:
     ax.set_ylabel("bot")
     ax.set_title("Score rate of row against column")
     figure.colorbar(image, ax=ax, label="score rate", shrink=0.8)
+    _headline(figure, about)
     figure.savefig(path)
 
 
-def _nodes_by_depth(moves: pd.DataFrame, order: list[str], path: Path) -> bool:
-    """Median nodes per move at each depth reached, one line per bot; False if no move has a depth."""
-    moves = moves.assign(depth=moves["depth"].astype("Float64").astype(float)).dropna(subset=["depth"])
-    medians = moves.groupby(["bot", "depth"])["nodes"].median()
-    medians = medians[medians > 0]  # a log scale cannot show 0
-    if medians.empty:
+def _node_budgets(about: About) -> dict[str, int]:
+    """Each bot's node budget, where it had one (one, not several)."""
+    out = {}
+    for entry in about.bots:
+        try:
+            nodes = Budget.parse(entry.budget).nodes if entry.budget else None
+        except ArenaError:  # several budgets (" / "), or text from another version
+            nodes = None
+        if nodes is not None:
+            out[entry.name] = nodes
+    return out
+
+
+def _nodes_by_depth(moves: pd.DataFrame, order: list[str], about: About, path: Path) -> bool:
+    """Search cost: per bot, median nodes of the moves that completed each depth within the budget.
+
+    A move that used its whole node budget tells the budget, not the depth's cost: such moves
+    are left out of the medians and marked on the budget's line instead, with their count.
+    Depths without a move leave a gap. False (no chart) if no move reports a depth.
+    """
+    depth = moves["depth"].astype("Float64").astype(float)
+    if depth.isna().all():
         return False
-    figure = _figure(7, 4.5)
+    budgets = _node_budgets(about)
+    moves = moves.assign(depth=depth)
+    moves = moves.assign(stopped=moves["nodes"] >= moves["bot"].map(budgets).fillna(np.inf))
+    figure = _figure(8, 6.5)
     ax = figure.add_subplot()
-    for bot in [b for b in order if b in medians.index.get_level_values("bot")]:
-        line = medians.xs(bot, level="bot")
-        ax.plot(line.index, line.to_numpy(), marker="o", label=str(bot))
+    colours = iter(_COLOURS * (1 + len(order) // len(_COLOURS)))
+    measured = moves.dropna(subset=["depth"])
+    for bot in [b for b in order if b in set(measured["bot"])]:
+        mine, colour = measured[measured["bot"] == bot], next(colours)
+        cost = mine[~mine["stopped"] & (mine["nodes"] > 0)].groupby("depth")["nodes"].agg(["median", "size"])
+        stopped = mine[mine["stopped"]].groupby("depth").size()
+        label = str(bot)
+        if len(stopped):
+            label += f" ({stopped.sum():,} of {len(mine):,} moves stopped by the budget: x)"
+        if len(cost):
+            span = np.arange(cost.index.min(), cost.index.max() + 1)
+            line = cost["median"].reindex(span)  # NaN where no move: the line breaks there
+            ax.plot(span, line.to_numpy(), marker="o", color=colour, label=label)
+            for d, median, size in cost.itertuples():
+                ax.annotate(f"{size:,}", (d, median), xytext=(4, 4), textcoords="offset points", fontsize=6, color=colour)
+        else:
+            ax.plot([], [], marker="o", color=colour, label=label)
+        for d, size in stopped.items():
+            ax.scatter([d], [budgets[bot]], marker="x", color=colour)
+            ax.annotate(f"{size:,}", (d, budgets[bot]), xytext=(4, -10), textcoords="offset points", fontsize=6,
+                        color=colour)
+    for nodes in sorted(set(budgets.values())):
+        ax.axhline(nodes, color="black", linewidth=0.8, linestyle="--")
+        ax.annotate(f"node budget {nodes:,}", (1, nodes), xycoords=("axes fraction", "data"), xytext=(-2, 3),
+                    textcoords="offset points", fontsize=7, ha="right")
+    for bot in [b for b in order if b not in set(measured["bot"])]:
+        ax.plot([], [], " ", label=f"{bot}: no depth reported")
     ax.set_yscale("log")
     ax.xaxis.get_major_locator().set_params(integer=True)
-    ax.set_xlabel("depth reached")
-    ax.set_ylabel("median nodes per move")
-    ax.set_title("Search effort by depth")
+    ax.set_xlabel("depth completed (small numbers: moves)")
+    ax.set_ylabel("median nodes per move, within the budget")
+    ax.set_title("Search cost by depth")
     ax.grid(True, which="major", alpha=0.4)
     ax.grid(True, which="minor", alpha=0.1)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, frameon=False)
+    _headline(figure, about)
     figure.savefig(path)
     return True
 
 
-def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path) -> list[Path]:
+def _headline(figure, about: About) -> None:
+    """The tournament, on top of every chart."""
+    lines = about.lines(width=int(figure.get_figwidth() * 15))
+    figure.suptitle("\n".join(lines), fontsize=7, x=0.01, ha="left", va="top")
+
+
+def _about(games: pd.DataFrame) -> About:
+    """What the games tell, for tables given without a description."""
+    names = sorted(set(games["first"]) | set(games["second"]))
+    name = str(games["tournament"].iloc[0]) if len(games) and "tournament" in games else ""
+    return About(name, None, tuple(Entry(str(b), None, None) for b in names), len(games))
+
+
+def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, about: About | None = None) -> list[Path]:
     """Write elo.png, crosstable.png and nodes_by_depth.png (when moves report depths) into ``out_dir``.
 
-    Raises ArenaError when matplotlib is not installed. Returns the paths written.
+    Each chart is headed by ``about`` (default: what ``games`` tells). Raises ArenaError when
+    matplotlib is not installed, ParameterError when ``out_dir`` cannot be a directory.
+    Returns the paths written.
     """
-    _figure(1, 1)  # fail early and plainly without matplotlib
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    check_matplotlib()  # fail early and plainly without matplotlib
+    out = directory(out_dir, "the charts")
+    about = about or _about(games)
     moves = moves[moves["game_id"].isin(games["game_id"])]
     paths = [out / "elo.png", out / "crosstable.png"]
     table = standings(games, moves)
-    _elo(table, paths[0])
-    _heatmap(crosstable(games, normalize=True), paths[1])
-    if _nodes_by_depth(moves, list(table.index), out / "nodes_by_depth.png"):
+    _elo(table, about, paths[0])
+    _heatmap(crosstable(games, normalize=True), about, paths[1])
+    if _nodes_by_depth(moves, list(table.index), about, out / "nodes_by_depth.png"):
         paths.append(out / "nodes_by_depth.png")
     return paths

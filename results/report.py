@@ -2,21 +2,25 @@
 
 Every function is pure: it takes the ``games`` and ``moves`` DataFrames of one tournament
 (columns as in ``results.load``) and returns a DataFrame indexed by bot display name, in
-standings order (Elo descending, then score). ``render`` and ``write`` turn tables into text.
+standings order (Elo descending, then score). ``render`` and ``write`` (``results.render``)
+turn tables into text or files, headed by ``About``: which tournament they describe.
 """
 
 from __future__ import annotations
 
-import html
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from arena.errors import ParameterError
 from arena.records import Termination
+from results.about import About, Entry
+from results.render import FORMATS, render, write, write_file
+
+__all__ = [
+    "About", "Entry", "FORMATS", "by_colour", "crosstable", "elo", "render", "report", "standings",
+    "terminations", "write", "write_file",
+]
 
 K = math.log(10) / 400
 """Elo's logistic scale: P(i beats j) = 1 / (1 + 10**(-(r_i - r_j) / 400)) = sigmoid(K * (r_i - r_j))."""
@@ -24,8 +28,6 @@ Z95 = 1.959964
 """Standard normal quantile for a two-sided 95% interval."""
 TERMINATIONS = tuple(t.value for t in Termination)
 """Termination reasons every terminations table shows, in this order; others follow sorted."""
-FORMATS = {"text": "txt", "csv": "csv", "markdown": "md", "json": "json", "html": "html"}
-"""Output formats and the file extension ``write`` gives each."""
 STANDINGS_COLUMNS = [
     "games", "wins", "draws", "losses", "score", "score_rate", "win_rate", "elo", "elo_low",
     "elo_high", "nodes_per_move", "nodes_per_second", "depth", "seconds_per_move",
@@ -131,7 +133,8 @@ def elo(games: pd.DataFrame, prior: float = 1.0) -> pd.DataFrame:
 # ---- tables ---------------------------------------------------------------------------------
 
 def _sides(games: pd.DataFrame) -> pd.DataFrame:
-    """Two rows per game, one per seat: bot, opponent, seat (0 first), score, termination, forfeit."""
+    """Two rows per game, one per seat: bot, opponent, seat (0 first), score, termination, and
+    whether the bot forfeited (``forfeit``) or its opponent did (``opponent_forfeit``)."""
     score = games["score_first"].astype(float)
     loser = games["loser"].astype("Int64")
     seats = []
@@ -140,6 +143,7 @@ def _sides(games: pd.DataFrame) -> pd.DataFrame:
             "bot": games[me].astype(str), "opponent": games[other].astype(str), "seat": seat,
             "score": points, "termination": games["termination"].astype(str),
             "forfeit": loser.eq(seat).fillna(False).astype(bool),
+            "opponent_forfeit": loser.eq(1 - seat).fillna(False).astype(bool),
         }))
     return pd.concat(seats, ignore_index=True)
 
@@ -212,11 +216,21 @@ def by_colour(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def terminations(games: pd.DataFrame) -> pd.DataFrame:
-    """Per bot: how many of its games ended for each reason, and ``forfeits``: games it lost by forfeit."""
+    """Per bot: why its games ended, its own faults apart from its opponents'.
+
+    A reason column counts the bot's games that ended for it without a fault ("normal") or by
+    the bot's own fault ("timeout": its own timeouts, each a game it lost); ``forfeits`` is
+    the total of its own faults, and ``wins_by_forfeit`` counts games it won by its
+    opponent's fault. The reason columns and ``wins_by_forfeit`` add up to its games.
+    """
     sides = _sides(games)
     reasons = list(TERMINATIONS) + sorted(set(sides.termination) - set(TERMINATIONS))
-    table = pd.crosstab(sides.bot, sides.termination).reindex(index=_order(games), columns=reasons, fill_value=0)
-    table["forfeits"] = sides.groupby("bot")["forfeit"].sum().reindex(table.index, fill_value=0)
+    own = sides[~sides.opponent_forfeit]  # the opponent's faults are not this bot's reasons
+    order = _order(games)
+    table = pd.crosstab(own.bot, own.termination).reindex(index=order, columns=reasons, fill_value=0)
+    by_bot = sides.groupby("bot")
+    table["forfeits"] = by_bot["forfeit"].sum().reindex(table.index, fill_value=0)
+    table["wins_by_forfeit"] = by_bot["opponent_forfeit"].sum().reindex(table.index, fill_value=0)
     table = table.astype(int)
     table.index.name, table.columns.name = "bot", None
     return table
@@ -230,131 +244,3 @@ def report(games: pd.DataFrame, moves: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "colours": by_colour(games),
         "terminations": terminations(games),
     }
-
-
-# ---- rendering ----------------------------------------------------------------------------
-
-def _number(column: str, value) -> str:
-    """One cell for people: Elo as signed integers, rates as percentages, counts with commas."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        return str(value)
-    if column == "elo":
-        return f"{value:+.0f}"
-    if column in ("±", "elo_low", "elo_high", "se"):
-        return f"{value:.0f}"
-    if column.endswith("rate"):
-        return f"{100 * value:.1f}%"
-    if float(value).is_integer():
-        return f"{value:,.0f}"
-    if float(2 * value).is_integer():  # half points
-        return f"{value:,.1f}"
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    text = f"{value:.2f}" if abs(value) >= 1 else f"{value:.3g}"
-    return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
-
-
-def _display(table: pd.DataFrame) -> tuple[list[str], list[list[str]], list[bool]]:
-    """Header, rows of cell strings, and which columns are numeric (right-aligned).
-
-    An Elo interval (``elo_low``, ``elo_high``) becomes one ``±`` column: its half-width.
-    """
-    table = table.copy()
-    if {"elo", "elo_low", "elo_high"} <= set(table.columns):
-        half = (table["elo_high"] - table["elo_low"]) / 2
-        table.insert(table.columns.get_loc("elo") + 1, "±", half)
-        table = table.drop(columns=["elo_low", "elo_high"])
-    columns = [str(c) for c in table.columns]
-    header = [str(table.index.name or "")] + columns
-    rows = [
-        [str(label)] + [_number(c, v) for c, v in zip(columns, values)]
-        for label, values in zip(table.index, table.itertuples(index=False))
-    ]
-    numeric = [False] + [pd.api.types.is_numeric_dtype(t) for t in table.dtypes]
-    return header, rows, numeric
-
-
-def _title(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
-
-def _text(name: str, table: pd.DataFrame) -> str:
-    header, rows, numeric = _display(table)
-    widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
-
-    def line(cells):
-        return "  ".join(c.rjust(w) if right else c.ljust(w) for c, w, right in zip(cells, widths, numeric)).rstrip()
-
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([_title(name), line(header), rule, *map(line, rows)]) + "\n"
-
-
-def _markdown(name: str, table: pd.DataFrame) -> str:
-    header, rows, numeric = _display(table)
-
-    def line(cells):
-        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-    rule = "|" + "|".join("---:" if right else ":---" for right in numeric) + "|"
-    return "\n".join([f"## {_title(name)}", "", line(header), rule, *map(line, rows)]) + "\n"
-
-
-def _html(name: str, table: pd.DataFrame) -> str:
-    header, rows, numeric = _display(table)
-
-    def cells(tag, values):
-        return "".join(
-            f'<{tag}{" class=num" if right else ""}>{html.escape(v)}</{tag}>' for v, right in zip(values, numeric)
-        )
-
-    body = "\n".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
-    return (f"<h2>{html.escape(_title(name))}</h2>\n<table>\n<thead><tr>{cells('th', header)}</tr></thead>\n"
-            f"<tbody>\n{body}\n</tbody>\n</table>\n")
-
-
-def _records(table: pd.DataFrame) -> list[dict]:
-    return json.loads(table.reset_index().to_json(orient="records"))
-
-
-def _check(fmt: str) -> None:
-    if fmt not in FORMATS:
-        raise ParameterError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}")
-
-
-def render(tables: dict[str, pd.DataFrame], fmt: str = "text") -> str:
-    """The tables as one string in ``fmt``: text, csv, markdown, json or html.
-
-    text, markdown and html are for people (rounded, Elo as ``elo`` and ``±``, rates as
-    percentages); csv (tables separated by a blank line, each after a ``# name`` line) and json
-    (``{name: [record, ...]}``) keep the raw numbers.
-    """
-    _check(fmt)
-    if fmt == "json":
-        return json.dumps({name: _records(t) for name, t in tables.items()}, indent=2) + "\n"
-    if fmt == "csv":
-        return "\n".join(f"# {name}\n{t.to_csv()}" for name, t in tables.items())
-    if fmt == "html":
-        parts = "\n".join(_html(name, t) for name, t in tables.items())
-        return ("<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\"><title>botarena report</title>\n"
-                "<style>table{border-collapse:collapse}td,th{padding:2px 8px}.num{text-align:right}</style>\n"
-                f"</head>\n<body>\n{parts}</body>\n</html>\n")
-    one = _text if fmt == "text" else _markdown
-    return "\n".join(one(name, t) for name, t in tables.items())
-
-
-def write(tables: dict[str, pd.DataFrame], fmt: str, out_dir: str | Path) -> list[Path]:
-    """Write the tables into ``out_dir`` (created): one file per table, or report.json; returns the paths."""
-    _check(fmt)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    if fmt == "json":
-        items = [(out / "report.json", render(tables, fmt))]
-    elif fmt == "csv":  # plain CSV files, without the ``# name`` line
-        items = [(out / f"{name}.csv", t.to_csv()) for name, t in tables.items()]
-    else:
-        items = [(out / f"{name}.{FORMATS[fmt]}", render({name: t}, fmt)) for name, t in tables.items()]
-    for path, text in items:
-        path.write_text(text, encoding="utf-8")
-    return [path for path, _ in items]

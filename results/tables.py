@@ -7,18 +7,35 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from results.about import About
 from results.rows import GAME_COLUMNS, MOVE_COLUMNS
 from results.store import Store
 
-class Tables(NamedTuple):
-    """One tournament's games and moves."""
 
+class _Frames(NamedTuple):
     games: pd.DataFrame
     moves: pd.DataFrame
 
 
+class Tables(_Frames):
+    """One tournament's games and moves, and ``about``: what they describe (``results.about.About``).
+
+    Still a pair, so ``games, moves = results.load(path)`` unpacks as it always did.
+    """
+
+    about: About | None = None
+
+    def __new__(cls, games: pd.DataFrame, moves: pd.DataFrame, about: About | None = None):
+        self = super().__new__(cls, games, moves)
+        self.about = about
+        return self
+
+    def __getnewargs__(self):
+        return (self.games, self.moves, self.about)
+
+
 def load(path: str | Path, tournament: str | None = None) -> Tables:
-    """The games and moves of one tournament (default: the most recently started)."""
+    """The games and moves of one tournament (default: the most recently started), and what it is."""
     with Store(path, create=False) as store:
         t = store.tournament(tournament)
         games = pd.read_sql_query(
@@ -34,7 +51,8 @@ def load(path: str | Path, tournament: str | None = None) -> Tables:
         )
     games.insert(0, "tournament", t.name)
     moves.insert(0, "tournament", t.name)
-    return Tables(typed_games(games[list(GAME_COLUMNS)]), typed_moves(moves[list(MOVE_COLUMNS)]))
+    about = About.from_store(t, len(games))
+    return Tables(typed_games(games[list(GAME_COLUMNS)]), typed_moves(moves[list(MOVE_COLUMNS)]), about)
 
 
 def typed_games(games: pd.DataFrame) -> pd.DataFrame:

@@ -69,6 +69,10 @@ def finished_tournament(folder):
     assert main(argv("--name", "t")) == 0
 
 
+def finished_three_bots(folder):
+    assert main(argv(bots=(*BOTS, "minimax:depth=1"))) == 0
+
+
 @dataclass
 class Case:
     id: str
@@ -98,9 +102,9 @@ CASES = [
          ["unknown format 'swiss'; formats: round-robin, gauntlet"],
          lambda: schedule(format="swiss"), ParameterError, write("swiss.toml", 'format = "swiss"\n')),
     # Games, bots and their parameters
-    Case("unknown-game", argv("--game", "chess"),
-         ["unknown game 'chess'; available: ", "connect4", "tictactoe"],
-         lambda: schedule(game="chess"), UnknownNameError),
+    Case("unknown-game", argv("--game", "go"),
+         ["unknown game 'go'; available: ", "connect4", "tictactoe"],
+         lambda: schedule(game="go"), UnknownNameError),
     Case("unknown-bot", argv(bots=("random", "blunder")),
          ["unknown bot 'blunder'; available: ", "alphabeta", "random"],
          lambda: schedule(bots=(Entrant("random", "random"), Entrant("blunder", "blunder"))), UnknownNameError),
@@ -188,9 +192,17 @@ CASES = [
           "give a new file name or an existing results database"],
          lambda: Store("other.db"), StoreError, other_sqlite_database),
     Case("tournament-name-with-another-config", argv("--name", "t", "--seed", "2"),
-         ["tournament 't' in 'r.db' was started with other settings (seed differ); "
+         ["tournament 't' in 'r.db' was started with other settings (--seed differ); "
           "give a new name with --name, or use another database"],
          lambda: from_settings(name="t", seed=2), ConfigMismatch, finished_tournament),
+    Case("tournament-name-with-another-budget-and-limit", argv("--name", "t", "--budget", "nodes=5", "--watchdog", "9"),
+         ["tournament 't' in 'r.db' was started with other settings (--budget, --watchdog differ); "
+          "give a new name with --name, or use another database"],
+         lambda: from_settings(name="t", budget="nodes=5", watchdog=9), ConfigMismatch, finished_tournament),
+    Case("fewer-bots-than-stored", argv(),
+         ["tournament 'tictactoe-nodes=2000-", "' in 'r.db' already holds these games (--bot leaves out 'minimax:depth=1'): "
+          "a smaller tournament plays nothing new; see it with 'arena report r.db --tournament tictactoe-nodes=2000-"],
+         lambda: from_settings(), ConfigMismatch, finished_three_bots),
 ]
 
 
@@ -233,6 +245,7 @@ def test_unknown_names_are_key_errors_and_bad_values_value_errors():
 
 
 @pytest.mark.parametrize("case_id", ["malformed-toml", "unknown-bot", "budget-unparseable", "not-a-database",
+                                     "fewer-bots-than-stored",
                                      "tournament-name-with-another-config"])
 def test_a_real_process_prints_one_line_and_no_traceback(case_id, tmp_path, monkeypatch, capsys):
     case = next(c for c in CASES if c.id == case_id)

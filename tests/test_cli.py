@@ -20,7 +20,7 @@ def test_games_listing_shows_descriptions_and_parameters(capsys):
     code, out, err = run(capsys, "games")
     assert code == 0
     assert "connect4" in out and "columns=7 (int)" in out
-    assert "nim" in out and "heaps=[3, 4, 5] (tuple[int])" in out
+    assert "nim" in out and "heaps=3,4,5 (tuple[int])" in out  # as typed in a spec
 
 
 def test_json_listings_for_scripts(capsys):
@@ -36,7 +36,9 @@ def test_json_listings_for_scripts(capsys):
 
 
 def test_play_shows_every_board_and_the_result(capsys):
-    code, out, err = run(capsys, "play", "tictactoe", "--bot", "alphabeta:depth=9", "--bot", "minimax:depth=9", "--seed", "3")
+    code, out, err = run(
+        capsys, "play", "tictactoe", "--bot", "alphabeta:depth=9", "--bot", "minimax:depth=9", "--seed", "3", "--budget", "none"
+    )
     assert code == 0, err
     assert "tictactoe: X: alphabeta:depth=9  vs  O: minimax:depth=9  (budget none, seed 3)" in out
     assert out.count("\nmove ") == 9  # perfect play fills the board
@@ -47,7 +49,7 @@ def test_play_shows_every_board_and_the_result(capsys):
     bot.new_game(game, 0, 1)
     decision, counter = ask(bot, game, game.initial_state())
     assert game.format_move(decision.move) == "b2"
-    assert f"move 1: alphabeta:depth=9 plays b2  ({counter.nodes} nodes, " in out
+    assert f"move 1: X (alphabeta:depth=9) plays b2  ({counter.nodes} nodes, " in out
     assert "result 1/2-1/2 (normal): draw" in out
 
 
@@ -63,7 +65,7 @@ def test_play_with_game_parameters_and_budget(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["play", "chess", "--bot", "random", "--bot", "random"], "unknown game 'chess'; available: bachet, connect4"),
+        (["play", "go", "--bot", "random", "--bot", "random"], "unknown game 'go'; available: bachet, chess, connect4"),
         (["play", "nim", "--bot", "randum", "--bot", "random"], "unknown bot 'randum'; available: alphabeta"),
         (["play", "nim", "--bot", "random"], "play needs exactly two --bot options, got 1"),
         (["play", "connect4:columns=0", "--bot", "random", "--bot", "random"], "parameter 'columns' of game 'connect4'"),
@@ -119,3 +121,72 @@ def test_human_leaving_ends_the_program_cleanly():
     )
     assert proc.returncode == 130
     assert "interrupted" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_version_is_the_distribution_version(capsys):
+    import tomllib
+    from pathlib import Path
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    version = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]["version"]
+    assert capsys.readouterr().out == f"arena {version}\n"
+
+
+# each setting and the run flag that overrides it
+RUN_FLAGS = {
+    "name": "--name", "game": "--game", "bots": "--bot", "budget": "--budget", "games": "--games",
+    "openings": "--openings", "seed": "--seed", "format": "--format", "challengers": "--challenger",
+    "time_margin": "--time-margin", "isolate": "--no-isolation", "watchdog": "--watchdog",
+    "memory_limit": "--memory-limit", "output_limit": "--output-limit", "database": "--db", "jobs": "--jobs",
+}
+
+
+def _flag_helps(command: str) -> dict[str, str]:
+    from arena.front.cli import build_parser
+
+    parser = build_parser()._subparsers._group_actions[0].choices[command]
+    return {flag: action.help for action in parser._actions for flag in action.option_strings}
+
+
+def test_run_help_shows_every_default_taken_from_the_settings(monkeypatch):
+    from arena.front.settings import DEFAULT_SETTINGS
+
+    assert set(RUN_FLAGS) == set(DEFAULT_SETTINGS)  # a new setting needs its flag here
+    odd = {  # values no help text could hold by accident: each must come from DEFAULT_SETTINGS
+        "name": "nightly", "game": "othello:size=6", "bots": ["random", "mcts:playouts=77"], "budget": "nodes=777",
+        "games": 38, "openings": 3, "seed": 4242, "format": "gauntlet", "challengers": ["mcts"],
+        "time_margin": 0.35, "isolate": False, "watchdog": 42.5, "memory_limit": 777, "output_limit": 99,
+        "database": "nightly.db", "jobs": 3,
+    }
+    for key, value in odd.items():
+        monkeypatch.setitem(DEFAULT_SETTINGS, key, value)
+    helps = _flag_helps("run")
+    shown = {
+        "bots": "random mcts:playouts=77", "challengers": "mcts", "isolate": "not isolated", "time_margin": "0.35",
+        "watchdog": "42.5",
+    }
+    for key, flag in RUN_FLAGS.items():
+        assert f"default {shown.get(key, odd[key])}" in helps[flag] or f"default: {shown.get(key, odd[key])}" in helps[flag], (flag, helps[flag])
+    play = _flag_helps("play")
+    assert "(default nodes=777)" in play["--budget"] and "(default 42.5)" in play["--watchdog"]
+
+
+def test_run_help_is_printed_whole(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["run", "--help"])
+    assert info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())  # unwrapped
+    assert "--games GAMES games per pairing, even: colours are swapped (default 40)" in out
+
+
+def test_listings_show_unset_parameters_as_none_and_json_keeps_null(capsys):
+    code, out, _ = run(capsys, "bots")
+    assert code == 0
+    assert "max_depth=none (int | None)" in out and "=null" not in out
+    assert 'window=bounds (str' in out and "ordering=true (bool)" in out
+    code, out, _ = run(capsys, "bots", "--json")
+    iterative = {b["name"]: b for b in json.loads(out)}["iterative"]
+    assert {p["name"]: p["default"] for p in iterative["parameters"]}["max_depth"] is None
+    assert '"default": null' in out

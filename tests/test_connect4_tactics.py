@@ -6,7 +6,7 @@ import pytest
 
 from arena import Counter
 from arena.testing import random_playout
-from bots.table import Table
+from bots.table import Entry, Table
 from games.bitboard import open_lines
 from games.connect4 import ConnectFour
 from helpers import random_states, solve
@@ -20,7 +20,7 @@ def test_heuristic_equals_open_lines_over_every_window(columns, rows, connect):
     for state in random_states(game, random.Random(columns * rows), games=20):
         position, mask, moves, _ = state
         first = position if moves % 2 == 0 else position ^ mask
-        expected = open_lines(first, first ^ mask, game._windows, connect)
+        expected = open_lines(first, first ^ mask, game.board.windows, connect)
         assert game.heuristic(state, 0) == pytest.approx(expected, abs=1e-12)
         assert game.heuristic(state, 1) == pytest.approx(-expected, abs=1e-12)
 
@@ -28,7 +28,7 @@ def test_heuristic_equals_open_lines_over_every_window(columns, rows, connect):
 @pytest.mark.parametrize("columns, rows, connect", SIZES)
 def test_winning_cells_are_the_cells_that_win(columns, rows, connect):
     game = ConnectFour(columns=columns, rows=rows, connect=connect)
-    full = game._board
+    full = game.board.full
     for state in random_states(game, random.Random(7), games=15):
         if game.is_terminal(state):
             continue
@@ -36,7 +36,7 @@ def test_winning_cells_are_the_cells_that_win(columns, rows, connect):
         cells = game.winning_cells(position, mask)
         for bit in (1 << i for i in range(full.bit_length())):
             if full & bit and not mask & bit:  # any empty cell, playable or not
-                assert bool(cells & bit) == game._has_line(position | bit)
+                assert bool(cells & bit) == game.board.has_line(position | bit)
 
 
 def loses_at_once(game, state, move) -> bool:
@@ -118,7 +118,8 @@ def test_the_table_keeps_only_ranked_tactics_for_deeper_visits(registry):
     search = Search(game, Counter(), ordering=True, table=table, pvs=True)
     for depth in range(1, 9):  # as the iterative bot deepens
         search.root(game.play("4453"), depth, *game.bounds)
-    plans = [(entry[6], entry[5]) for entry in table.entries.values() if entry[5] is not None]
+    entries = [Entry._make(entry) for entry in table.entries.values()]
+    plans = [(entry.state, entry.plan) for entry in entries if entry.plan is not None]
     assert len(plans) > 20
     for state, plan in plans:
         assert plan == game.tactics(state, True)

@@ -122,20 +122,41 @@ def test_colours_on_the_small_tournament(small):
 def test_terminations_on_the_small_tournament(small):
     table = terminations(small[0])
     # every termination the arena records is a column, in the order of arena.Termination
-    assert list(table.columns) == ["normal", "illegal_move", "timeout", "crash", "memory", "output", "forfeits"]
-    assert list(table.columns[:-1]) == [t.value for t in Termination]
+    assert list(table.columns) == [
+        "normal", "illegal_move", "timeout", "crash", "memory", "output", "forfeits", "wins_by_forfeit",
+    ]
+    assert list(table.columns[:-2]) == [t.value for t in Termination]
+    # g2: C (second) timed out against A; g4: B (first) moved illegally against C.
+    # A bot's reason columns count its own faults only; the opponent's count as wins by forfeit.
     assert table.to_dict("index") == {
-        "A": dict(normal=3, illegal_move=0, timeout=1, crash=0, memory=0, output=0, forfeits=0),  # C timed out against A
-        "C": dict(normal=2, illegal_move=1, timeout=1, crash=0, memory=0, output=0, forfeits=1),
-        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, memory=0, output=0, forfeits=1),
+        "A": dict(normal=3, illegal_move=0, timeout=0, crash=0, memory=0, output=0, forfeits=0, wins_by_forfeit=1),
+        "C": dict(normal=2, illegal_move=0, timeout=1, crash=0, memory=0, output=0, forfeits=1, wins_by_forfeit=1),
+        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, memory=0, output=0, forfeits=1, wins_by_forfeit=0),
     }
+    reasons = table.drop(columns=["forfeits", "wins_by_forfeit"])
+    assert (reasons.sum(axis=1) + table["wins_by_forfeit"]).tolist() == [4, 4, 4]  # every game counted once
+
+
+def test_a_bot_is_not_charged_with_its_opponents_timeouts():
+    # greedy never times out; random times out in 2 games (once as each colour), and loses them
+    games = make_games([
+        ("greedy", "random", "1-0", "timeout", 1), ("random", "greedy", "0-1", "timeout", 0),
+        ("greedy", "random", "1/2-1/2"),
+    ])
+    table = terminations(games)
+    assert table.loc["greedy", "timeout"] == 0 and table.loc["greedy", "wins_by_forfeit"] == 2
+    assert table.loc["random", "timeout"] == 2 and table.loc["random", "forfeits"] == 2
+    assert table.loc["random", "wins_by_forfeit"] == 0 and table["normal"].tolist() == [1, 1]
 
 
 def test_terminations_keep_unknown_reasons_as_extra_columns():
     games = make_games([("A", "B", "1/2-1/2", "adjudicated"), ("B", "A", "1-0", "crash", 1)])
     table = terminations(games)
-    assert list(table.columns) == ["normal", "illegal_move", "timeout", "crash", "memory", "output", "adjudicated", "forfeits"]
+    assert list(table.columns) == [
+        "normal", "illegal_move", "timeout", "crash", "memory", "output", "adjudicated", "forfeits", "wins_by_forfeit",
+    ]
     assert table.loc["A", "adjudicated"] == 1 and table.loc["A", "forfeits"] == 1 and table.loc["B", "forfeits"] == 0
+    assert table.loc["B", "adjudicated"] == 1 and table.loc["B", "crash"] == 0 and table.loc["B", "wins_by_forfeit"] == 1
 
 
 def test_report_has_every_table_and_survives_an_empty_tournament(small):
@@ -221,13 +242,13 @@ def test_the_mle_is_refused_when_infinite_and_the_prior_keeps_ratings_finite():
 def test_text_is_aligned_and_rounded(small):
     text = render(report(*small), "text")
     blocks = text.split("\n\n")
-    assert [b.splitlines()[0] for b in blocks] == ["Standings", "Crosstable", "Colours", "Terminations"]
+    assert [b.splitlines()[0].split(":")[0] for b in blocks] == ["Standings", "Crosstable", "Colours", "Terminations"]
     lines = blocks[0].splitlines()
     assert len({len(line) for line in lines[1:]}) == 1  # header, rule and rows line up
     assert lines[1].split()[:2] == ["bot", "games"] and "±" in lines[1].split()
     row = dict(zip(lines[1].split(), lines[3].split()))
-    assert row["bot"] == "A" and row["score_rate"] == "87.5%" and row["elo"].startswith("+")
-    assert row["nodes_per_second"] == "300" and row["seconds_per_move"] == "0.667" and row["score"] == "3.5"
+    assert row["bot"] == "A" and row["score%"] == "87.5%" and row["elo"].startswith("+")
+    assert row["nodes/s"] == "300" and row["s/move"] == "0.667" and row["score"] == "3.5"
     big = pd.DataFrame({"score": [150.5], "nodes_per_move": [12345.6]}, index=pd.Index(["A"], name="bot"))
     assert render({"big": big}, "text").splitlines()[-1].split() == ["A", "150.5", "12,346"]  # half points kept
 
@@ -253,11 +274,11 @@ def test_json_is_one_document_of_records(small):
 
 def test_markdown_has_a_header_and_separator(small):
     lines = render({"standings": standings(*small)}, "markdown").splitlines()
-    assert lines[0] == "## Standings"
-    assert lines[2].startswith("| bot | games | wins |")
-    assert lines[3] == "|:---|" + "---:|" * (lines[2].count("|") - 2)
-    assert lines[4].startswith("| A | 4 | 3 | 1 | 0 | 3.5 | 87.5% |")
-    assert len(lines) == 7
+    assert lines[0] == "## Standings" and lines[2].startswith("Elo with its 95% interval")
+    assert lines[4].startswith("| bot | games | wins |")
+    assert lines[5] == "|:---|" + "---:|" * (lines[4].count("|") - 2)
+    assert lines[6].startswith("| A | 4 | 3 | 1 | 0 | 3.5 | 87.5% |")
+    assert len(lines) == 9
 
 
 def test_html_has_tables_and_escapes_names():

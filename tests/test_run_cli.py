@@ -35,7 +35,7 @@ def test_run_prints_the_report_and_stores_the_games(tmp_path, capsys):
     code = main(["run", *SMALL, "--db", str(db), "--name", "small"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert out.startswith("Standings\n")
+    assert out.startswith("Tournament 'small': tictactoe, 6 of 6 games\n") and "\nStandings: " in out
     assert "Crosstable" in out and "alphabeta:depth=9" in out
     assert f"6 of 6 games in '{db}' (tournament 'small'; 6 played now)" in out
     assert len(stored(db)) == 6
@@ -47,7 +47,7 @@ def test_progress_goes_to_stderr_only(tmp_path):
     proc = subprocess.run([*ARENA, "run", *args, "--db", str(db)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "6/6" in proc.stderr and "game/s" in proc.stderr
-    assert "game/s" not in proc.stdout and proc.stdout.startswith("Standings")
+    assert "game/s" not in proc.stdout and proc.stdout.startswith("Tournament 'tictactoe-nodes=2000-")
 
 
 def test_toml_file_with_flags_overriding(tmp_path, capsys):
@@ -162,14 +162,15 @@ def test_show_replays_a_stored_game(finished_db, capsys):
     out = capsys.readouterr().out
     games, moves = results.load(finished_db)
     row = games[games.game_id == 2].iloc[0]
-    assert out.startswith(f"default game 2: {row['first']} (first) vs {row['second']}")
+    assert out.startswith(f"{row['tournament']} game 2: {row['first']} (first) vs {row['second']}")
     assert f"opening: {row['opening']}" in out
     assert out.count("\nmove ") == len(moves[moves.game_id == 2])
     assert f"result {row['result']} (normal)" in out
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["show", "{db}", "99"], "no game 99 in tournament 'default'; it has 6 finished games of 6 scheduled"),
+    (["show", "{db}", "99"], "no game 99 in tournament 'tictactoe-nodes=2000-"),
+    (["show", "{db}", "99"], "; it has 6 finished games of 6 scheduled"),
     (["show", "{db}", "1", "--tournament", "nope"], "no tournament 'nope' in"),
     (["report", "{missing}"], "not found"),
     (["report", "{notdb}"], "is not a botarena results database"),

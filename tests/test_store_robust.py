@@ -32,13 +32,13 @@ REGISTRY = get_registry(entry_points=False)
 # 4 bots x 6 pairings x 20 games = 120 quick tic-tac-toe games
 TICTACTOE = [
     "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--bot", "alphabeta:depth=2",
-    "--bot", "minimax:depth=1", "--games", "20", "--no-progress",
+    "--bot", "minimax:depth=1", "--games", "20", "--no-progress", "--name", "default",
 ]
 TICTACTOE_GAMES = 120
 # 18 connect-four games of about 0.1-0.3 s each: long enough to lock the database mid-run
 CONNECT4 = [
     "--game", "connect4", "--bot", "iterative", "--bot", "alphabeta:depth=4", "--bot", "greedy",
-    "--budget", "nodes=3000", "--games", "6", "--openings", "2", "--jobs", "1", "--no-progress",
+    "--budget", "nodes=3000", "--games", "6", "--openings", "2", "--jobs", "1", "--no-progress", "--name", "default",
 ]
 CONNECT4_GAMES = 18
 

@@ -146,7 +146,7 @@ def test_a_changed_config_under_the_same_name_is_refused(tmp_path):
     run(tictactoe_config(games_per_pairing=2), tmp_path)
     with pytest.raises(ConfigMismatch) as info:
         run(tictactoe_config(games_per_pairing=2, seed=8), tmp_path)
-    assert "tournament 'ttt'" in str(info.value) and "seed differ" in str(info.value)
+    assert "tournament 'ttt'" in str(info.value) and "(--seed differ)" in str(info.value)
     assert "--name" in str(info.value)
     other = run(tictactoe_config(games_per_pairing=2, seed=8, name="ttt-2"), tmp_path)
     assert other.complete

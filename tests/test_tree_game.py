@@ -325,6 +325,6 @@ def test_cli_plays_a_tree():
         [sys.executable, "-m", "arena", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
-    assert "move 1: minimax plays a  (19 nodes" in proc.stdout  # default depth 4 reaches every leaf
+    assert "move 1: first (minimax) plays a  (19 nodes" in proc.stdout  # default depth 4 reaches every leaf
     assert "path: a a b; a leaf: 3 for the first player, -3 for the second" in proc.stdout
     assert "first wins (leaf 3)" in proc.stdout

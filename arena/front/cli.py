@@ -6,11 +6,12 @@ import argparse
 import json
 import sys
 
+import arena
 from arena.errors import ArenaError
 from arena.front.play import cmd_play
-from arena.front.reports import cmd_report, cmd_show, report_text
-from arena.front.settings import UsageError
-from arena.limits import DEFAULT_LIMITS
+from arena.front.reports import REPORT_FORMATS, RESULTS, TERMINATIONS, cmd_list, cmd_report, cmd_show, report_text
+from arena.front.settings import DEFAULT_SETTINGS, UsageError
+from arena.params import format_value
 from arena.plugins import Registry, get_registry
 
 
@@ -21,26 +22,37 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="arena", description="Game-playing bots, a referee, and tournaments.")
+    parser.add_argument("--version", action="version", version=f"arena {arena.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    d = DEFAULT_SETTINGS  # every default shown below comes from here
 
     for kind in ("games", "bots"):
         p = sub.add_parser(kind, help=f"list the registered {kind} and their parameters")
         p.add_argument("--json", action="store_true", help="print JSON for scripts")
 
-    p = sub.add_parser("play", help="play one game and show the board after each move")
+    p = sub.add_parser(
+        "play",
+        help="play one game and show the board after each move",
+        description="Play one game on the terminal. Bots are given, budgeted and supervised as in 'arena run'; "
+        "a person ('human') types moves, 'help', 'resign' or 'quit'.",
+    )
     p.add_argument("game", help="game spec: NAME or NAME:param=value,... (e.g. connect4:columns=8)")
     p.add_argument(
         "--bot",
         action="append",
         default=[],
-        metavar="SPEC",
-        help="bot spec, given twice (first moves first): NAME or NAME:param=value,...; 'human' is you",
+        metavar="[NAME=]SPEC[@BUDGET]",
+        help="a bot, given twice (the first moves first), as in 'arena run'; 'human' is you",
     )
-    p.add_argument("--budget", default="none", help="per-move budget: nodes=N, time=SECONDS, depth=D (comma-separated)")
+    p.add_argument("--budget", help=f"per-move budget: nodes=N, time=SECONDS, depth=D, or none (default {d['budget']})")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' randomness (default: a random one)")
-    p.add_argument("--quiet", action="store_true", help="show only the final board and result")
     p.add_argument(
-        "--no-isolation", dest="isolate", action="store_false", help="run the bots in this process (trusted bots only)"
+        "--quiet", action="store_true", help="show only the final board and result (and a person's board before each move)"
+    )
+    _limit_flags(p, ("time_margin", "watchdog"))
+    p.add_argument(
+        "--no-isolation", dest="isolate", action="store_false",
+        help="run the bots in this process, with no watchdog (trusted bots only)",
     )
 
     p = sub.add_parser(
@@ -48,61 +60,96 @@ def build_parser() -> argparse.ArgumentParser:
         help="run a tournament, store every game, print the report",
         description="Run a tournament. Settings come from the built-in default (Connect Four, the five "
         "search bots), then CONFIG (a TOML file), then these flags. Running the same command again "
-        "resumes: finished games are kept and the rest are played.",
+        "resumes: finished games are kept and the rest are played. More --games or --bot grow the "
+        "stored tournament: only the new games are played.",
     )
     p.add_argument("config", nargs="?", help="tournament file (TOML)")
-    p.add_argument("--game", help="game spec")
+    p.add_argument("--game", help=f"game spec (default {d['game']})")
     p.add_argument(
-        "--bot", action="append", metavar="[NAME=]SPEC[@BUDGET]", help="a bot (repeat); replaces the file's bots"
+        "--bot", action="append", metavar="[NAME=]SPEC[@BUDGET]",
+        help=f"a bot (repeat); replaces the file's bots (default {' '.join(map(_setting_text, d['bots']))})",
     )
-    p.add_argument("--budget", help="default per-move budget: nodes=N, time=SECONDS, depth=D")
-    p.add_argument("--games", type=int, help="games per pairing (even: colours are swapped)")
-    p.add_argument("--openings", type=int, metavar="PLIES", help="random opening plies per game pair")
-    p.add_argument("--seed", type=int, help="master seed")
-    p.add_argument("--format", choices=("round-robin", "gauntlet"), help="tournament format")
-    p.add_argument("--challenger", action="append", metavar="NAME", help="gauntlet challenger (repeat)")
-    limits = DEFAULT_LIMITS
+    p.add_argument("--budget", help=f"default per-move budget: nodes=N, time=SECONDS, depth=D (default {_setting_text(d['budget'])})")
+    p.add_argument("--games", type=int, help=f"games per pairing, even: colours are swapped (default {d['games']})")
+    p.add_argument("--openings", type=int, metavar="PLIES", help=f"random opening plies per game pair (default {d['openings']})")
+    p.add_argument("--seed", type=int, help=f"master seed (default {d['seed']})")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), help=f"tournament format (default {d['format']})")
     p.add_argument(
-        "--time-margin", type=float, metavar="SECONDS", help=f"grace past a time budget (default {limits.time_margin:g})"
+        "--challenger", action="append", metavar="NAME",
+        help=f"gauntlet challenger (repeat; default {', '.join(d['challengers']) or 'none'})",
     )
-    p.add_argument(
-        "--watchdog",
-        type=float,
-        metavar="SECONDS",
-        help=f"limit on a move without a time budget, and on start-up (default {limits.watchdog:g})",
-    )
-    p.add_argument(
-        "--memory-limit",
-        type=int,
-        metavar="MIB",
-        help=f"memory limit per bot process (default {limits.memory_limit}; 0: none)",
-    )
-    p.add_argument(
-        "--output-limit", type=int, metavar="KIB", help=f"stdout+stderr limit per bot and game (default {limits.output_limit})"
-    )
+    _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
     p.add_argument(
         "--no-isolation", dest="isolate", action="store_false", default=None,
-        help="run bots inside the worker processes: faster, but a hung or crashing bot is not contained",
+        help="run bots inside the worker processes: faster, but a hung or crashing bot is not contained "
+        f"(default: {'isolated' if d['isolate'] else 'not isolated'})",
     )
-    p.add_argument("--name", help="tournament name in the database")
-    p.add_argument("--db", help="results database (SQLite)")
-    p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
-    p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local'")
-    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    derived = "GAME-BUDGET-HASH of the settings that are not grown"
+    p.add_argument("--name", help=f"tournament name in the database (default: {d['name'] or derived})")
+    p.add_argument("--db", help=f"results database, SQLite (default {d['database']})")
+    jobs = "the number of CPUs" if d["jobs"] is None else d["jobs"]
+    p.add_argument("--jobs", type=int, help=f"worker processes (default: {jobs})")
+    p.add_argument(
+        "--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local' (default: this machine's processes)"
+    )
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
 
     p = sub.add_parser("report", help="print or write the report of a stored tournament")
     p.add_argument("db", help="results database")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
-    p.add_argument("--format", default="text", choices=("text", "csv", "markdown", "json", "html"))
-    p.add_argument("--out", metavar="DIR", help="write the tables as files into DIR")
-    p.add_argument("--plots", metavar="DIR", help="write PNG charts into DIR (needs matplotlib)")
+    p.add_argument(
+        "--format", choices=REPORT_FORMATS, help="text (the default), csv, markdown, json or html; "
+        "with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
+    )
+    p.add_argument(
+        "--out", metavar="PATH", help="write the report into a file (one with an extension, or an existing "
+        "file), or into a directory, one file per table",
+    )
+    p.add_argument("--plots", metavar="DIR", help="write PNG charts into the directory DIR (needs matplotlib)")
 
-    p = sub.add_parser("show", help="replay a stored game move by move")
+    p = sub.add_parser(
+        "list", help="list the tournaments in a database, or one tournament's games",
+        description="List the tournaments in a results database. With --tournament, --games or a filter, "
+        "list the games of one tournament (default: the latest): id, players, result, how it ended, plies.",
+    )
+    p.add_argument("db", help="results database")
+    p.add_argument("--tournament", help="list this tournament's games")
+    p.add_argument("--games", action="store_true", help="list the latest tournament's games")
+    p.add_argument("--bot", metavar="NAME", help="only games this bot played")
+    p.add_argument("--result", choices=RESULTS, help="only games with this result (win and loss: --bot's)")
+    p.add_argument("--termination", choices=TERMINATIONS, help="only games that ended this way")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+    p = sub.add_parser("show", help="replay a stored game move by move (game ids: arena list DB --games)")
     p.add_argument("db", help="results database")
     p.add_argument("game_id", type=int, help="game number (from 0)")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
     return parser
+
+
+_LIMIT_HELP = {
+    "time_margin": ("SECONDS", float, "grace past a time budget (default {})"),
+    "watchdog": ("SECONDS", float, "limit on a move without a time budget, and on start-up (default {})"),
+    "memory_limit": ("MIB", int, "memory limit per bot process (default {}; 0: none)"),
+    "output_limit": ("KIB", int, "stdout+stderr limit per bot and game (default {})"),
+}
+
+
+def _limit_flags(p: argparse.ArgumentParser, keys) -> None:
+    """The flags of the limits in ``keys``, their defaults taken from DEFAULT_SETTINGS."""
+    for key in keys:
+        metavar, kind, text = _LIMIT_HELP[key]
+        default = DEFAULT_SETTINGS[key]
+        shown = "none" if default is None else f"{default:g}"
+        p.add_argument("--" + key.replace("_", "-"), type=kind, metavar=metavar, help=text.format(shown))
+
+
+def _setting_text(value) -> str:
+    """A default setting as a user would type it."""
+    if isinstance(value, dict):  # a bot or budget given as a TOML table
+        return ",".join(f"{k}={format_value(v)}" for k, v in value.items())
+    return format_value(value)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,7 +183,7 @@ def _listing(registry: Registry, kind: str, args) -> int:
     for e in entries:
         print(f"{e['name']:<{width}}  {e['description']}")
         for p in e["parameters"]:
-            default = json.dumps(p["default"])
+            default = format_value(tuple(p["default"]) if isinstance(p["default"], list) else p["default"])
             extra = f"; one of {', '.join(map(str, p['choices']))}" if "choices" in p else ""
             print(f"{'':<{width}}    {p['name']}={default} ({p['type']}{extra}): {p['help']}")
     return 0
@@ -177,8 +224,9 @@ def cmd_run(registry: Registry, args) -> int:
             file=sys.stderr,
         )
         return 130
-    print(report_text(db, config.name))
-    print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {config.name!r}; {result.played} played now)")
+    name = result.tournament.name
+    print(report_text(db, name))
+    print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {name!r}; {result.played} played now)")
     if result.failed:
         print(
             f"arena: {len(result.failed)} games could not be played (see the warnings above); "
@@ -207,5 +255,6 @@ COMMANDS = {
     "play": cmd_play,
     "run": cmd_run,
     "report": cmd_report,
+    "list": cmd_list,
     "show": cmd_show,
 }

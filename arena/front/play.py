@@ -1,61 +1,124 @@
-"""``arena play``: one game on the terminal, a person or bots on either side."""
+"""``arena play``: one game on the terminal, a person or bots on either side.
+
+Bots are named, given budgets and supervised as in ``arena run``: the same bot syntax
+(``[NAME=]SPEC[@BUDGET]``), the same default budget and the same watchdog.
+"""
 
 from __future__ import annotations
 
 import random
+import sys
 
 from arena.budget import Budget
 from arena.execution.isolation import RemoteBot, host_pool
-from arena.front.settings import UsageError
+from arena.front.settings import UsageError, parse_entrant, settings
+from arena.game import Game
+from arena.limits import Limits
 from arena.plugins import Registry
 from arena.records import GameRecord, MoveRecord
 from arena.referee import play_game
+
+#: Bot parameters that bound a bot's own search; with none of them set and no budget, a move may never end.
+OWN_LIMITS = ("depth", "max_depth", "playouts")
 
 
 def cmd_play(registry: Registry, args) -> int:
     game = registry.game(args.game)
     if len(args.bot) != 2:
         raise UsageError(f"play needs exactly two --bot options, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
-    bots = [registry.bot(spec) for spec in args.bot]
+    values = settings(None, {"budget": args.budget, "watchdog": args.watchdog, "time_margin": args.time_margin})
+    default = Budget.parse(values["budget"])
+    limits = Limits(time_margin=float(values["time_margin"]), watchdog=float(values["watchdog"]))
+    entrants = [parse_entrant(text) for text in args.bot]
+    bots = [registry.bot(e.spec) for e in entrants]
     for bot in bots:
         bot.check_game(game)
-    budget = Budget.parse(args.budget)
+    budgets = tuple(e.budget if e.budget is not None else default for e in entrants)
+    names = tuple(e.name for e in entrants)  # in play output always beside the game's player name
+    for player, bot in enumerate(bots):
+        if unbounded(bot, budgets[player]):
+            if args.isolate:
+                risk = f"a move that runs past the watchdog ({limits.watchdog:g} s, --watchdog) loses on time"
+            else:
+                risk = "with --no-isolation, no watchdog stops its moves"
+            print(f"arena: warning: {names[player]!r} has no budget and no depth limit: {risk}", file=sys.stderr)
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
-    names = tuple(f"{game.player_name(i)}: {bot.spec}" for i, bot in enumerate(bots))
-    print(f"{game.spec}: {names[0]}  vs  {names[1]}  (budget {budget}, seed {seed})")
+    print(header(game, names, bots, budgets, seed))
+
+    people = [bot.interactive for bot in bots]
+    for bot in bots:
+        if bot.interactive and args.quiet:
+            bot.show_board = True  # a person needs the board before each move
+    last = [game.initial_state()]
 
     def show(state, record: MoveRecord):
+        last[0] = state
+        person_next = not game.is_terminal(state) and people[game.to_move(state)]
+        if not args.quiet or person_next:
+            print(f"\n{move_line(record, names[record.player], game)}")
         if not args.quiet:
-            print(f"\n{move_line(record, bots[record.player].spec)}")
             print(game.render(state))
 
     if not args.quiet:
-        print(game.render(game.initial_state()))
+        print(game.render(last[0]))
     # search bots play in supervised processes, as in tournaments; a person plays here
-    players = [RemoteBot(b.spec) if args.isolate and not b.interactive else b for b in bots]
+    players = [RemoteBot(b.spec, limits=limits) if args.isolate and not b.interactive else b for b in bots]
     try:
-        record = play_game(game, players, budgets=(budget, budget), seed=seed, observer=show, names=[b.spec for b in bots])
+        record = play_game(
+            game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin
+        )
     finally:
         host_pool().close()
     if args.quiet:
-        print(game.render(game.play([m.move for m in record.moves])))
-    print(f"\n{result_line(record)}")
+        print(game.render(last[0]))
+    print(f"\n{result_line(game, record)}")
     return 0
 
 
-def move_line(record: MoveRecord, who: str) -> str:
-    parts = [f"{record.nodes:,} nodes", f"{record.seconds:.3f}s"]
+def unbounded(bot, budget: Budget) -> bool:
+    """True for a bot whose moves nothing bounds: no budget, and none of its own limits set.
+
+    Bots without parameters (random, greedy) do a fixed, small amount of work per move.
+    """
+    if bot.interactive or not budget.unlimited or not bot.parameters:
+        return False
+    return all(bot.params.get(name) is None for name in OWN_LIMITS)
+
+
+def header(game: Game, names, bots, budgets, seed: int) -> str:
+    sides = [f"{game.player_name(i)}: {names[i]}" for i in range(2)]
+    shown = [str(b) for b, bot in zip(budgets, bots) if not bot.interactive]
+    if len(set(shown)) > 1:  # budgets differ: each after its bot
+        sides = [s if bot.interactive else f"{s} (budget {b})" for s, b, bot in zip(sides, budgets, bots)]
+        extra = ""
+    else:
+        extra = f"budget {shown[0]}, " if shown else ""
+    return f"{game.spec}: {sides[0]}  vs  {sides[1]}  ({extra}seed {seed})"
+
+
+def move_line(record: MoveRecord, who: str, game: Game | None = None) -> str:
+    """One move with what the search reported; with ``game``, the player named as the game names it."""
+    nodes = record.nodes
+    parts = [f"{nodes:,} node{'' if nodes == 1 else 's'}", f"{record.seconds:.3f}s"]
     if record.depth is not None:
         parts.append(f"depth {record.depth}")
     if record.score is not None:
-        parts.append(f"score {record.score:+.3g}")
+        parts.append(f"score {_signed(record.score)}")
     if len(record.pv) > 1:
         parts.append("pv " + " ".join(record.pv))
+    if game is not None:
+        who = f"{game.player_name(record.player)} ({who})"
     return f"move {record.ply + 1}: {who} plays {record.move}  ({', '.join(parts)})"
 
 
-def result_line(record: GameRecord) -> str:
+def _signed(score: float) -> str:
+    """``+0.5``, ``-1``, and ``0`` for zero of either sign."""
+    text = f"{score:+.3g}"
+    return "0" if text in ("+0", "-0") else text
+
+
+def result_line(game: Game, record: GameRecord) -> str:
     line = f"result {record.result} ({record.termination}): {record.message}"
     if record.winner is not None:
-        line += f"; winner: {record.players[record.winner]}"
+        line += f"; winner: {game.player_name(record.winner)} ({record.players[record.winner]})"
     return line

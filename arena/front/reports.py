@@ -1,11 +1,24 @@
-"""``arena report`` and ``arena show``: a stored tournament's tables, and one game replayed."""
+"""``arena report``, ``arena list`` and ``arena show``: a stored tournament's report, its
+games, and one game replayed."""
 
 from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
 
 from arena.front.play import move_line
 from arena.front.settings import UsageError
 from arena.plugins import Registry
-from arena.records import MoveRecord
+from arena.records import MoveRecord, Termination
+
+REPORT_FORMATS = ("text", "csv", "markdown", "json", "html")
+SUFFIXES = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".csv": "csv", ".json": "json",
+            ".html": "html", ".htm": "html"}
+"""The format a report file's extension implies."""
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "draw", "win", "loss")
+TERMINATIONS = tuple(t.value for t in Termination)
 
 
 def report_text(db: str, tournament: str | None) -> str:
@@ -13,28 +26,148 @@ def report_text(db: str, tournament: str | None) -> str:
     from results.report import render, report
 
     tables = results.load(db, tournament)
-    return render(report(tables.games, tables.moves), "text")
+    return render(report(tables.games, tables.moves), "text", tables.about)
+
+
+def _blocked(path: Path) -> Path | None:
+    """The first existing non-directory above ``path``, if one is in the way."""
+    for place in path.parents:
+        if place.exists():
+            return None if place.is_dir() else place
+    return None
+
+
+def report_target(out: str | None, fmt: str | None) -> tuple[str, Path | None, bool]:
+    """(format, path, is a single file) for ``--out`` and ``--format``; UsageError if they cannot be.
+
+    ``--out`` is a file if it is one, or does not exist and has an extension (whose format
+    ``--format`` defaults to); else a directory, one file per table.
+    """
+    if out is None:
+        return fmt or "text", None, False
+    path = Path(out)
+    blocker = _blocked(path)
+    if blocker is not None:
+        raise UsageError(f"cannot write the report to {out!r}: {str(blocker)!r} is a file, not a directory")
+    as_directory = path.is_dir() or out.endswith(("/", os.sep)) or (not path.exists() and not path.suffix)
+    if as_directory:
+        return fmt or "text", path, False
+    implied = SUFFIXES.get(path.suffix.lower())
+    if fmt and implied and implied != fmt:
+        raise UsageError(
+            f"--out {out!r} ends in {path.suffix!r} (format {implied}) but --format is {fmt}; "
+            f"give --format {implied}, another file name, or a directory"
+        )
+    return fmt or implied or "text", path, True
+
+
+def check_plots_target(plots: str) -> Path:
+    """``--plots`` as a directory for the charts; UsageError if it cannot be one. Needs matplotlib."""
+    from results.plots import check_matplotlib
+
+    path = Path(plots)
+    blocker = path if path.exists() and not path.is_dir() else _blocked(path)
+    if blocker is not None or (not path.exists() and path.suffix.lower() in IMAGE_SUFFIXES):
+        why = f"{str(blocker)!r} is a file" if blocker is not None else f"{plots!r} looks like a file name"
+        raise UsageError(
+            f"--plots takes a directory to write elo.png, crosstable.png and nodes_by_depth.png into; {why}"
+        )
+    check_matplotlib()
+    return path
 
 
 def cmd_report(registry: Registry, args) -> int:
     import results
-    from results.report import render, report, write
+    from results.report import render, report, write, write_file
 
+    fmt, out, single = report_target(args.out, args.format)  # every path is checked before any output
+    plots = check_plots_target(args.plots) if args.plots else None
     tables = results.load(args.db, args.tournament)
     if tables.games.empty:
         raise UsageError(f"tournament in {args.db!r} has no finished game yet")
-    out = report(tables.games, tables.moves)
-    if args.out:
-        for path in write(out, args.format, args.out):
-            print(path)
+    about = tables.about
+    out_tables = report(tables.games, tables.moves)
+    if out is None:
+        print(render(out_tables, fmt, about))
+    elif single:
+        print(write_file(out_tables, fmt, out, about))
     else:
-        print(render(out, args.format))
-    if args.plots:
+        for path in write(out_tables, fmt, out, about):
+            print(path)
+    if plots is not None:
         from results.plots import plot_all
 
-        for path in plot_all(tables.games, tables.moves, args.plots):
+        for path in plot_all(tables.games, tables.moves, plots, about):
             print(path)
     return 0
+
+
+def cmd_list(registry: Registry, args) -> int:
+    from results.about import About
+    from results.store import Store
+
+    with Store(args.db, create=False) as store:
+        found = store.tournaments()
+        counts = store.counts()
+        if not (args.tournament or args.games or args.bot or args.result or args.termination):
+            abouts = [About.from_store(t, counts.get(t.id, 0)) for t in found]
+            _print_tournaments(abouts, args.json)
+            return 0
+        tournament = store.tournament(args.tournament)
+        rows = store.summaries(tournament)
+    about = About.from_store(tournament, len(rows))
+    rows = _filtered(rows, about, args)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{about.title[0].upper()}{about.title[1:]}; {len(rows):,} listed")
+    table = [("game", "first", "second", "result", "ended", "plies")]
+    for r in rows:
+        ended = r["termination"] if r["loser"] is None else f"{r['termination']} ({r[('first', 'second')[r['loser']]]})"
+        table.append((str(r["game_id"]), r["first"], r["second"], r["result"], ended, str(r["plies"])))
+    _print_table(table, right=(0, 5))
+    return 0
+
+
+def _filtered(rows: list[dict], about, args) -> list[dict]:
+    names = [b.name for b in about.bots]
+    if args.bot is not None and args.bot not in names:
+        raise UsageError(f"no bot {args.bot!r} in tournament {about.name!r}; bots: {', '.join(names)}")
+    if args.result in ("win", "loss") and args.bot is None:
+        raise UsageError(f"--result {args.result} needs --bot: whose {args.result}")
+    if args.bot is not None:
+        rows = [r for r in rows if args.bot in (r["first"], r["second"])]
+    if args.termination is not None:
+        rows = [r for r in rows if r["termination"] == args.termination]
+    if args.result in ("win", "loss"):
+        points = 1.0 if args.result == "win" else 0.0
+        rows = [r for r in rows if _points(r, args.bot) == points]
+    elif args.result is not None:
+        wanted = "1/2-1/2" if args.result == "draw" else args.result
+        rows = [r for r in rows if r["result"] == wanted]
+    return rows
+
+
+def _points(row: dict, bot: str) -> float:
+    first = {"1-0": 1.0, "0-1": 0.0}.get(row["result"], 0.5)
+    return first if row["first"] == bot else 1.0 - first
+
+
+def _print_tournaments(abouts, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([a.fields() for a in abouts], indent=2))
+        return
+    table = [("name", "game", "games", "started", "bots")]
+    for a in abouts:
+        games = f"{a.finished:,} of {a.scheduled:,}" + (" (partial)" if a.partial else "")
+        table.append((a.name, a.game, games, a.started.replace("T", " ")[:16], ", ".join(b.name for b in a.bots)))
+    _print_table(table)
+
+
+def _print_table(rows: list[tuple[str, ...]], right: tuple[int, ...] = ()) -> None:
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(c.rjust(w) if k in right else c.ljust(w) for k, (c, w) in enumerate(zip(row, widths))).rstrip())
 
 
 def cmd_show(registry: Registry, args) -> int:
@@ -45,6 +178,8 @@ def cmd_show(registry: Registry, args) -> int:
         row, moves = store.game(tournament, args.game_id)
     game = registry.game(tournament.game)
     print(f"{tournament.name} game {row['game_id']}: {row['first']} (first) vs {row['second']}, seed {row['seed']}")
+    budgets = {b["name"]: b.get("budget") for b in tournament.config.get("bots", ())}
+    print("budgets: " + ", ".join(f"{name} {budgets.get(name) or 'not recorded'}" for name in (row["first"], row["second"])))
     opening = row["opening"].split()
     state = game.play(opening)
     if opening:

@@ -18,9 +18,10 @@ from arena.execution.executors import executor as make_executor
 from arena.execution.pool import Failure
 from arena.execution.specs import registry_for
 from arena.front.settings import RunSettings
-from arena.front.tournament import TournamentConfig, make_schedule, validate
+from arena.front import growth
+from arena.front.tournament import TournamentConfig, make_openings, make_schedule, validate
 from results.rows import game_rows
-from results.store import Store, Tournament
+from results.store import RunLock, Store, Tournament
 from results.writer import GameWriter
 
 
@@ -78,15 +79,25 @@ def run_tournament(
     plugins = tuple(plugins)
     registry = registry or registry_for(plugins)
     game = validate(config, registry)  # a bad tournament fails before any worker starts
-    # worker processes boot while the schedule is laid out and the database opened
-    executor = make_executor(run.dask, run.jobs, plugins, game_rows)
+    openings = make_openings(game, config.games_per_pairing // 2, config.opening_plies, config.seed)  # ...or file
     aborted = False
-    try:
-        schedule = make_schedule(config, registry, game)
-        with Store(run.database) as store:
-            tournament = store.open_tournament(
-                config.name, config.game, config.identity(), config.seed, len(schedule.games), __version__
-            )
+    with Store(run.database) as store, RunLock(run.database) as lock:
+        plan = growth.plan(store.tournaments(), config, run.database)
+        config = plan.config
+        lock.note(config.name)
+        # worker processes boot while the schedule is laid out
+        executor = make_executor(run.dask, run.jobs, plugins, game_rows)
+        try:
+            schedule = make_schedule(config, registry, game, grown_from=plan.grown_from, legacy=plan.legacy, openings=openings)
+            size = len(schedule.games)
+            if plan.stored is None:
+                tournament = store.open_tournament(
+                    config.name, config.game, plan.stored_config(), config.seed, size, __version__
+                )
+            elif plan.grows:
+                tournament = store.grow_tournament(plan.stored, plan.stored_config(), size)
+            else:
+                tournament = plan.stored
             done = store.finished(tournament)
             todo = [g for g in schedule.games if g.index not in done]
             board = Leaderboard(store.scores(tournament))
@@ -124,6 +135,6 @@ def run_tournament(
                 finally:
                     result.played = writer.stored
                     bar.close()
-    finally:
-        executor.close(abort=aborted or sys.exc_info()[0] is not None)
+        finally:
+            executor.close(abort=aborted or sys.exc_info()[0] is not None)
     return result

@@ -24,7 +24,7 @@ class UsageError(ArenaError):
 
 #: The tournament ``arena run`` plays with no arguments: the five search bots at Connect Four.
 DEFAULT_SETTINGS: dict[str, Any] = {
-    "name": "default",
+    "name": None,  # derived from the other settings: see arena.front.growth
     "game": "connect4",
     "bots": ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
     "budget": "nodes=2000",
@@ -100,7 +100,7 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
         watchdog=_number(values, "watchdog"),
         memory_limit=None if values["memory_limit"] in (None, 0) else _int(values, "memory_limit"),
         output_limit=_int(values, "output_limit"),
-        name=_text(values, "name"),
+        name=None if values["name"] is None else _text(values, "name"),
     )
     jobs = values.get("jobs")
     if jobs is None:

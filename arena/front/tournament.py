@@ -15,6 +15,9 @@ from arena.params import parse_spec
 from arena.plugins import Registry
 
 FORMATS = ("round-robin", "gauntlet")
+#: How games are laid out, stored with each tournament; tournaments stored without it
+#: number their seeds by schedule position and cannot grow (see make_schedule).
+SCHEDULE = "growing/1"
 DEFAULT_DATABASE = "arena-results.db"
 
 
@@ -60,8 +63,8 @@ class TournamentConfig:
     """Memory limit of each isolated bot, in MiB (None: no limit)."""
     output_limit: int = DEFAULT_LIMITS.output_limit
     """Most an isolated bot may write to stdout and stderr in a game, in KiB."""
-    name: str = "default"
-    """Tournament name in the results database."""
+    name: str | None = None
+    """Tournament name in the results database; None: one derived from the settings (see arena.front.growth)."""
 
     def budget_of(self, entrant: Entrant) -> Budget:
         return entrant.budget if entrant.budget is not None else self.budget
@@ -74,6 +77,7 @@ class TournamentConfig:
             {"name": e.name, "spec": e.spec, "budget": str(self.budget_of(e))} for e in self.bots
         ]
         out["challengers"] = list(self.challengers)
+        out["schedule"] = SCHEDULE
         return out
 
     def to_json(self) -> str:
@@ -141,49 +145,111 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
     return game
 
 
-def make_schedule(config: TournamentConfig, registry: Registry, game: Game | None = None) -> Schedule:
+def make_schedule(
+    config: TournamentConfig,
+    registry: Registry,
+    game: Game | None = None,
+    *,
+    grown_from=(),
+    legacy: bool = False,
+    openings: list[tuple[str, ...]] | None = None,
+) -> Schedule:
     """Lay out every game, deterministically from the master seed.
 
-    ``game`` is what ``validate(config, registry)`` returned; without it, the config is
-    validated here.
+    A game is known by its players in order and its round: its seed derives from those
+    and its opening from the round, never from its place in the schedule, so more games
+    per pairing or more bots add games and change none. Games are numbered in playing
+    order: round by round, every pairing each round, each bot moving first once. A grown
+    tournament's ``grown_from`` lists the stages it had before (see ``Stage``), oldest
+    first: their games keep their numbers and the new games follow, in playing order.
+    ``legacy`` lays out a tournament stored before schedules could grow (seeds by game
+    number; it cannot grow). ``game`` is what ``validate(config,
+    registry)`` returned; without it, the config is validated here. ``openings`` are those
+    of ``make_openings`` for the config, if made already.
     """
     if game is None:
         game = validate(config, registry)
-    n = len(config.bots)
-    if config.format == "gauntlet":
-        challengers = [i for i, e in enumerate(config.bots) if e.name in config.challengers]
-        field_ = [i for i in range(n) if i not in challengers]
-        pairings = [(c, f) for c in challengers for f in field_]
-    else:
-        pairings = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    rounds = config.games_per_pairing // 2
-    openings = make_openings(game, rounds, config.opening_plies, config.seed)
-    schedule = Schedule(config, pairings)
+    if legacy and grown_from:
+        raise ValueError("a legacy schedule cannot grow")
+    stages = [*grown_from, Stage.of(config)]
+    by_name = {e.name: e for e in config.bots}
+    rounds = max(s.games_per_pairing for s in stages) // 2
+    if openings is None or len(openings) < rounds:
+        openings = make_openings(game, rounds, config.opening_plies, config.seed)
+    schedule = Schedule(config)
+    pairing_of: dict[frozenset, int] = {}
+    seen: set[tuple[str, str, int]] = set()
     limits = config.limits
-    for r in range(rounds):
-        for p, (a, b) in enumerate(pairings):
-            for first, second in ((a, b), (b, a)):
-                index = len(schedule.games)
-                x, y = config.bots[first], config.bots[second]
-                schedule.games.append(
-                    GameTask(
-                        index=index,
-                        pairing=p,
-                        game=config.game,
-                        names=(x.name, y.name),
-                        specs=(x.spec, y.spec),
-                        budgets=(config.budget_of(x), config.budget_of(y)),
-                        seed=game_seed(config.seed, index),
-                        opening=openings[r],
-                        limits=limits,
-                        isolate=config.isolate,
-                    )
+    for stage in stages:
+        for r, x, y in stage.games(config.format):
+            if (x, y, r) in seen:
+                continue
+            seen.add((x, y, r))
+            index = len(schedule.games)
+            pair = frozenset((x, y))
+            if pair not in pairing_of:
+                pairing_of[pair] = len(schedule.pairings)
+                schedule.pairings.append((config.bots.index(by_name[x]), config.bots.index(by_name[y])))
+            a, b = by_name[x], by_name[y]
+            schedule.games.append(
+                GameTask(
+                    index=index,
+                    pairing=pairing_of[pair],
+                    game=config.game,
+                    names=(x, y),
+                    specs=(a.spec, b.spec),
+                    budgets=(config.budget_of(a), config.budget_of(b)),
+                    seed=_legacy_seed(config.seed, index) if legacy else game_seed(config.seed, x, y, r),
+                    opening=openings[r],
+                    limits=limits,
+                    isolate=config.isolate,
                 )
+            )
     return schedule
 
 
-def game_seed(master: int, index: int) -> int:
-    """The seed of game ``index`` of a tournament with master seed ``master``."""
+@dataclass(frozen=True)
+class Stage:
+    """The size of a tournament at one time: what grows when it grows."""
+
+    games_per_pairing: int
+    bots: tuple[str, ...]
+    """Display names, in order."""
+    challengers: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, config: TournamentConfig) -> "Stage":
+        return cls(config.games_per_pairing, tuple(e.name for e in config.bots), tuple(config.challengers))
+
+    def to_json(self) -> dict:
+        return {"games": self.games_per_pairing, "bots": list(self.bots), "challengers": list(self.challengers)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Stage":
+        return cls(data["games"], tuple(data["bots"]), tuple(data["challengers"]))
+
+    def games(self, format: str) -> list[tuple[int, str, str]]:
+        """(round, first, second) of every game, in playing order."""
+        n = len(self.bots)
+        if format == "gauntlet":
+            challengers = [i for i, b in enumerate(self.bots) if b in self.challengers]
+            pairings = [(c, f) for c in challengers for f in range(n) if f not in challengers]
+        else:
+            pairings = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        out = []
+        for r in range(self.games_per_pairing // 2):
+            for a, b in pairings:
+                out += [(r, self.bots[a], self.bots[b]), (r, self.bots[b], self.bots[a])]
+        return out
+
+
+def game_seed(master: int, first: str, second: str, round: int) -> int:
+    """The seed of the game of round ``round`` in which ``first`` moves first against ``second``."""
+    return random.Random(json.dumps(["game", master, first, second, round])).getrandbits(63)
+
+
+def _legacy_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` in a tournament stored before schedules could grow."""
     return random.Random(f"game/{master}/{index}").getrandbits(63)
 
 

@@ -1,0 +1,388 @@
+"""OpenSpiel's games as arena games (a default plugin; it registers nothing without open-spiel).
+
+Every game that ``pyspiel.registered_games()`` declares two-player, sequential,
+deterministic, perfect-information and zero-sum becomes the arena game
+``openspiel.<short name>`` (``openspiel.hex``), with OpenSpiel's parameters as declared
+parameters (``openspiel.hex:board_size=7``). Only ``players`` is left out: it is always 2.
+
+States wrap a pyspiel state that is never changed once wrapped (``apply`` clones). They
+compare by a key: for games where OpenSpiel's picture of the state (``str(state)``), with
+the player to move and the move number, decides everything that can still happen, the key
+is that triple, so transposed move orders give equal states; placement games (a move puts
+the mover's stone on an empty cell, nothing else counts) use each player's cells, two
+bitmasks, which say the same for less. Games with a rule that
+depends on the way a position was reached keep the whole move history as the key:
+repetition draws (the chess family, shogi, xiangqi, lines of action, hive), a count of
+moves without a capture (checkers), ko and two passes ending the game (go, cursor go),
+oware's end on a repeated cycle, and amazons, whose turn is a queen picked and then moved
+(the pick is not in the picture). A game not named below also keeps its history: the safe
+choice. States pickle as the game's string and the move history.
+
+A move is an OpenSpiel action (an int). Its text must not depend on the position (the
+referee and the records write a move once, without one) and may not hold spaces (records
+split on them). For games whose action strings depend on the action alone, the text is
+OpenSpiel's string without spaces, minus the part naming the player where the two players'
+strings differ ('x(1,1)' and 'o(1,1)' give '(1,1)'; 'B d4' and 'W d4' give 'd4').
+``parse_move`` also reads either player's own string and, for every game, the action number;
+where strings depend on the position (chess's SAN, amazons, hive...) the text is the number.
+
+The heuristic is 0 everywhere: search bots then play by the game's end values alone, which
+suits short games; MCTS, with its random playouts, plays every game reasonably.
+"""
+
+# No `from __future__ import annotations`: each generated class has its annotations read by
+# typing.get_type_hints, and string annotations made registering the 31 classes 4x slower.
+import contextlib
+import os
+import sys
+import typing
+
+from arena import Game, hookimpl, param
+from arena.errors import ParameterError
+from arena.params import format_value
+
+PREFIX = "openspiel."
+#: Parameters not offered, with the value always given: the arena plays two-player games.
+FIXED = {"players": 2}
+#: Games whose picture, player to move and move number decide the future (see above).
+POSITION_KEYED = frozenset({
+    "breakthrough", "chinese_checkers", "clobber", "connect_four", "dots_and_boxes", "gomoku", "havannah",
+    "hex", "mancala", "mnk", "nim", "nine_mens_morris", "othello", "pentago", "quoridor", "tic_tac_toe",
+    "twixt", "ultimate_tic_tac_toe", "y",
+})
+#: Games where a move only puts the mover's stone on an empty cell, players alternating
+#: and nothing else counting: keyed by each player's cells, two bitmasks (cheaper than
+#: the picture), unless a parameter adds a rule (the swap rule).
+PLACEMENT = frozenset({"gomoku", "havannah", "hex", "mnk", "tic_tac_toe", "y"})
+PLACEMENT_UNLESS = {"swap": True}
+#: Games whose picture marks the last move with brackets (dropped from the key).
+MARKS_LAST_MOVE = frozenset({"havannah", "y"})
+#: Games whose action strings depend on the action and the player only.
+STATE_FREE_TEXTS = frozenset({
+    "breakthrough", "checkers", "clobber", "connect_four", "cursor_go", "dots_and_boxes", "go", "gomoku",
+    "havannah", "hex", "lines_of_action", "mancala", "mnk", "nim", "nine_mens_morris", "othello", "oware",
+    "pentago", "tic_tac_toe", "twixt", "y",
+})
+
+_classes: dict[str, type] = {}  # arena name -> game class, built once per process
+_loaded: dict[str, object] = {}  # OpenSpiel game string -> pyspiel game, for unpickling
+
+
+def suitable(game_type) -> bool:
+    """Whether an OpenSpiel game type is one the arena can play."""
+    GameType = type(game_type)
+    return (
+        game_type.min_num_players <= 2 <= game_type.max_num_players
+        and game_type.dynamics == GameType.Dynamics.SEQUENTIAL
+        and game_type.chance_mode == GameType.ChanceMode.DETERMINISTIC
+        and game_type.information == GameType.Information.PERFECT_INFORMATION
+        and game_type.utility == GameType.Utility.ZERO_SUM
+    )
+
+
+def game_classes() -> list[type]:
+    """One arena game class per suitable OpenSpiel game; none when open-spiel is absent."""
+    try:
+        import pyspiel
+    except ImportError:
+        return []
+    if not _classes:
+        for game_type in pyspiel.registered_games():
+            if suitable(game_type):
+                cls = _make_class(game_type)
+                _classes[cls.name] = cls
+    return list(_classes.values())
+
+
+@hookimpl
+def register_games(register):
+    for cls in game_classes():
+        register(cls)
+
+
+def _make_class(game_type) -> type:
+    short = game_type.short_name
+    annotations, namespace = {}, {}
+    for key, default in sorted(game_type.parameter_specification.items()):
+        if key in FIXED or not isinstance(default, (bool, int, float, str)):
+            continue  # fixed, or a kind of value a spec cannot write (none in open-spiel 2.0)
+        annotations[key] = type(default)
+        namespace[key] = param(default, f"OpenSpiel's {key!r} of {short}")
+    if short in PLACEMENT:
+        state_class = PlacementState
+    elif short in POSITION_KEYED:
+        state_class = MarkedState if short in MARKS_LAST_MOVE else PositionState
+    else:
+        state_class = HistoryState
+    qualname = "OpenSpiel_" + short
+    namespace.update(
+        __module__=__name__, __qualname__=qualname, __annotations__=annotations, name=PREFIX + short,
+        description=f"{game_type.long_name}, from OpenSpiel", short_name=short, state_class=state_class,
+        fixed={k: v for k, v in FIXED.items() if k in game_type.parameter_specification},
+    )
+    return type(qualname, (OpenSpielGame,), namespace)
+
+
+def _game_class(short: str) -> type:
+    game_classes()
+    return _classes[PREFIX + short]
+
+
+def _rebuild_game(short: str, params: dict) -> "OpenSpielGame":
+    return _game_class(short)(**params)
+
+
+class SpielState:
+    """An immutable position: a pyspiel state never changed once wrapped, compared by key."""
+
+    __slots__ = ("state", "player", "_key")
+
+    def __init__(self, state, player: int):
+        self.state = state
+        self.player = player
+        """The player to move; at the end, the one who would have moved next."""
+        self._key = None
+
+    def key(self):
+        raise NotImplementedError
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        mine, theirs = self._key, other._key
+        if mine is None:
+            mine = self._key = self.key()
+        if theirs is None:
+            theirs = other._key = other.key()
+        return mine == theirs
+
+    def __hash__(self):
+        key = self._key
+        if key is None:
+            key = self._key = self.key()
+        return hash(key)
+
+    def __reduce__(self):
+        return (_restore, (str(self.state.get_game()), tuple(self.state.history())))
+
+    def __repr__(self):
+        return f"{type(self).__name__}({str(self.state.get_game())!r}, moves={self.state.history()!r})"
+
+
+class PositionState(SpielState):
+    """Keyed by OpenSpiel's picture, the player to move and the move number."""
+
+    __slots__ = ()
+
+    def key(self):
+        state = self.state
+        return (str(state), self.player, state.move_number())
+
+
+class MarkedState(SpielState):
+    """Keyed like PositionState, with the picture's mark of the last move removed."""
+
+    __slots__ = ()
+
+    def key(self):
+        state = self.state
+        return (str(state).replace("[", " ").replace("]", " "), self.player, state.move_number())
+
+
+class PlacementState(SpielState):
+    """Keyed by the cells each player has taken (two bitmasks); set by ``apply`` as it goes."""
+
+    __slots__ = ()
+
+    def key(self):
+        history = self.state.history()
+        return (sum(1 << a for a in history[0::2]), sum(1 << a for a in history[1::2]))
+
+
+class HistoryState(SpielState):
+    """Keyed by the moves played: for games whose rules look back (see the module docstring)."""
+
+    __slots__ = ()
+
+    def key(self):
+        return tuple(self.state.history())
+
+
+def _restore(game_string: str, history: tuple) -> SpielState:
+    """A state rebuilt from its game's string and its moves (for pickle)."""
+    import pyspiel
+
+    game = _loaded.get(game_string)
+    if game is None:
+        game = _loaded[game_string] = pyspiel.load_game(game_string)
+    params = game.get_parameters()
+    state_class = _game_class(game.get_type().short_name).state_class_for(params)
+    state = game.new_initial_state()
+    player = state.current_player()
+    for action in history:
+        mover = state.current_player()
+        state.apply_action(action)
+        player = state.current_player() if not state.is_terminal() else 1 - mover
+    return state_class(state, player)
+
+
+class OpenSpielGame(Game):
+    """Base of the generated classes: an OpenSpiel game behind the arena's rule-book methods."""
+
+    short_name: typing.ClassVar[str] = ""
+    fixed: typing.ClassVar[dict] = {}
+    """The FIXED parameters this game declares, always given to OpenSpiel."""
+    state_class: typing.ClassVar[type] = HistoryState
+
+    def __init__(self, **params):
+        import pyspiel
+
+        super().__init__(**params)
+        # only the values a user changed: some games read a parameter's presence (hex's board_size)
+        changed = {k: v for k, v in self.params.items() if v != self.parameters[k].default}
+        changed.update(self.fixed)
+        try:
+            with _quiet():
+                self.spiel = pyspiel.load_game(self.short_name, changed)
+                initial = self.spiel.new_initial_state()
+                str(initial), initial.legal_actions()  # some bad values fail only here
+        except (pyspiel.SpielError, ValueError, RuntimeError, IndexError) as exc:
+            values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
+            why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ParameterError(f"bad parameters {values} for game {self.name!r}; OpenSpiel says: {why}") from None
+        self.bounds = (self.spiel.min_utility(), self.spiel.max_utility())
+        self.state_class = self.state_class_for(self.params)
+        if self.state_class is PlacementState:
+            self.apply = self._place
+        self._initial = self.state_class(initial, initial.current_player())
+        self._texts: tuple[list, dict] | None = None  # built on first use
+
+    def __reduce__(self):
+        return (_rebuild_game, (self.short_name, self.params))
+
+    def __copy__(self):
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        if "apply" in copy.__dict__:
+            copy.apply = copy._place
+        return copy
+
+    @classmethod
+    def state_class_for(cls, params: dict) -> type:
+        """The state class for these parameter values (a placement game's swap rule adds history)."""
+        if cls.state_class is PlacementState and any(params.get(k) == v for k, v in PLACEMENT_UNLESS.items()):
+            return MarkedState if cls.short_name in MARKS_LAST_MOVE else PositionState
+        return cls.state_class
+
+    def initial_state(self):
+        return self._initial
+
+    def to_move(self, state) -> int:
+        return state.player
+
+    def legal_moves(self, state):
+        return state.state.legal_actions()
+
+    def apply(self, state, move):
+        child = state.state.clone()
+        child.apply_action(move)
+        player = child.current_player()
+        return self.state_class(child, player if player >= 0 else 1 - state.player)
+
+    def _place(self, state, move):
+        """``apply`` for placement games: the child's key from the parent's, one bit more."""
+        child = state.state.clone()
+        child.apply_action(move)
+        player = child.current_player()
+        mover = state.player
+        out = PlacementState(child, player if player >= 0 else 1 - mover)
+        key = state._key
+        if key is None:
+            key = state._key = state.key()
+        out._key = (key[0] | 1 << move, key[1]) if mover == 0 else (key[0], key[1] | 1 << move)
+        return out
+
+    def is_terminal(self, state) -> bool:
+        return state.state.is_terminal()
+
+    def utility(self, state, player: int) -> float:
+        return state.state.player_return(player)
+
+    def render(self, state) -> str:
+        state_ = state.state
+        end = self.result_text(state) if state_.is_terminal() else f"{self.player_name(state.player)} to move"
+        if self.state_class is HistoryState:  # the moves are part of the position: show them
+            moves = " ".join(self.format_move(m) for m in state_.history())
+            end = f"moves: {moves or '(none)'}\n{end}"
+        return f"{state_}\n{end}"
+
+    def format_move(self, move) -> str:
+        texts = self._texts or self._text_tables()
+        return texts[0][move]
+
+    def parse_move(self, text: str):
+        texts = self._texts or self._text_tables()
+        compact = "".join(text.split())
+        move = texts[1].get(compact)
+        if move is None and compact.isdigit() and compact.isascii():
+            move = int(compact)
+            if move >= self.spiel.num_distinct_actions():
+                move = None
+        if move is None:
+            raise self.bad_move_text(text, f"an action number 0-{self.spiel.num_distinct_actions() - 1}{self._example()}")
+        return move
+
+    def _example(self) -> str:
+        examples = [t for t in self._texts[0] if not t.isdigit()][:3]
+        return f", or a move's text such as {', '.join(examples)}" if examples else ""
+
+    def _text_tables(self) -> tuple[list, dict]:
+        """Each action's text, and text -> action for every form parse_move reads."""
+        count = self.spiel.num_distinct_actions()
+        formats = [str(a) for a in range(count)]
+        parse: dict[str, int] = {}
+        if self.short_name in STATE_FREE_TEXTS:
+            state = self.spiel.new_initial_state()
+            owners: dict[str, set] = {}
+            for a in range(count):
+                t0 = "".join(state.action_to_string(0, a).split())
+                t1 = "".join(state.action_to_string(1, a).split())
+                for t in {t0, t1, t0 if t0 == t1 else _common(t0, t1)}:
+                    if t and (not t.isdigit() or t == str(a)):
+                        owners.setdefault(t, set()).add(a)
+                formats[a] = t0 if t0 == t1 else _common(t0, t1)
+            parse = {t: next(iter(a)) for t, a in owners.items() if len(a) == 1}
+            formats = [t if parse.get(t) == a else str(a) for a, t in enumerate(formats)]
+        self._texts = (formats, parse)
+        return self._texts
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Silence the C-level stderr while OpenSpiel loads a game: it writes its exceptions
+    there itself (ours say the same in one line), and its warnings (quoridor's) once per
+    process. Other threads' stderr output in that moment is lost too."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _common(a: str, b: str) -> str:
+    """``a`` without the middle part where it differs from ``b``: the player's mark."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return a[:start] + (a[len(a) - end:] if end else "")

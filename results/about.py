@@ -1,0 +1,148 @@
+"""What a report describes: the tournament's name, game, field, settings and completion.
+
+``About`` is built from a stored tournament (its settings as the run recorded them, and the
+games finished so far) or from game records held in memory (only what the records tell).
+Every report format and chart heads itself with it, so a report read on its own says which
+games it is about and whether they are all of them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Iterable
+
+from arena.records import GameRecord
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One bot of the field."""
+
+    name: str
+    """Display name (the key of every report table)."""
+    spec: str | None
+    """Bot spec, e.g. ``alphabeta:depth=5``; None when not known (records in memory)."""
+    budget: str | None
+    """Per-move budget as text, e.g. ``nodes=2000``; several joined by `` / `` if they varied."""
+
+    def __str__(self):
+        """``[NAME=]SPEC[@BUDGET]``, as ``arena run --bot`` takes it."""
+        text = self.name if self.spec in (None, self.name) else f"{self.name}={self.spec}"
+        return text if self.budget is None else f"{text}@{self.budget}"
+
+
+@dataclass(frozen=True)
+class About:
+    """One tournament as a report describes it; None marks a setting that is not known."""
+
+    name: str
+    """Tournament name ("" for records in memory)."""
+    game: str | None
+    """Game spec, e.g. ``connect4:columns=8``."""
+    bots: tuple[Entry, ...]
+    """The field, in the tournament's order."""
+    finished: int
+    """Games finished (in the database, or records given)."""
+    scheduled: int | None = None
+    """Games in the whole schedule."""
+    format: str | None = None
+    """``round-robin`` or ``gauntlet``."""
+    challengers: tuple[str, ...] = ()
+    """The gauntlet's challengers."""
+    games_per_pairing: int | None = None
+    openings: int | None = None
+    """Random opening plies before the bots take over."""
+    seed: int | None = None
+    """Master seed."""
+    started: str | None = None
+    """When the tournament was started: UTC, ISO 8601."""
+    version: str | None = None
+    """botarena version that started it."""
+
+    @classmethod
+    def from_store(cls, tournament, finished: int) -> "About":
+        """From a ``results.store.Tournament`` row and the number of games stored for it."""
+        config = tournament.config
+        bots = tuple(Entry(b["name"], b.get("spec"), b.get("budget")) for b in config.get("bots", ()))
+        return cls(
+            name=tournament.name, game=tournament.game, bots=bots, finished=int(finished),
+            scheduled=tournament.scheduled, format=config.get("format"),
+            challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
+            openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
+            version=tournament.version,
+        )
+
+    @classmethod
+    def from_records(cls, records: Iterable[GameRecord], name: str = "") -> "About":
+        """What records in memory tell: the game(s), the players and their budgets, the count."""
+        games: dict[str, None] = {}
+        budgets: dict[str, dict[str, None]] = {}
+        count = 0
+        for record in records:
+            count += 1
+            games.setdefault(record.game)
+            for player, budget in zip(record.players, record.budgets):
+                budgets.setdefault(player, {}).setdefault(str(budget))
+        bots = tuple(Entry(p, None, " / ".join(b) or None) for p, b in budgets.items())
+        return cls(name=name, game=", ".join(games) or None, bots=bots, finished=count)
+
+    @property
+    def partial(self) -> bool:
+        """True when fewer games are finished than were scheduled."""
+        return self.scheduled is not None and self.finished < self.scheduled
+
+    @property
+    def completion(self) -> str:
+        """``146 of 600 games (partial)``, ``600 of 600 games``, or ``3 games`` when the schedule is unknown."""
+        if self.scheduled is None:
+            return f"{self.finished:,} game{'s' * (self.finished != 1)}"
+        text = f"{self.finished:,} of {self.scheduled:,} games"
+        return f"{text} (partial)" if self.partial else text
+
+    @property
+    def title(self) -> str:
+        """One short line: ``tournament 'default': connect4, 146 of 600 games (partial)``."""
+        who = f"tournament {self.name!r}" if self.name else "games in memory"
+        return f"{who}: {self.game or 'unknown game'}, {self.completion}"
+
+    def settings(self) -> str:
+        """The settings that decide the games, in words (the known ones)."""
+        parts = []
+        if self.format:
+            against = f" ({', '.join(self.challengers)} against the field)" if self.challengers else ""
+            parts.append(self.format + against)
+        if self.games_per_pairing is not None:
+            parts.append(f"{self.games_per_pairing} games per pairing")
+        if self.openings is not None:
+            parts.append(f"{self.openings}-ply random openings" if self.openings else "no random openings")
+        if self.seed is not None:
+            parts.append(f"seed {self.seed}")
+        return ", ".join(parts) or "settings not recorded"
+
+    def provenance(self) -> str:
+        """When it was started and by which version, as far as known."""
+        when = f"started {self.started.replace('T', ' ')[:16]} UTC" if self.started else "start not recorded"
+        return f"{when}, botarena {self.version}" if self.version else when
+
+    def fields(self) -> dict[str, object]:
+        """Every item as plain values (for JSON and CSV), None where not known."""
+        return {
+            "tournament": self.name, "game": self.game,
+            "bots": [{"name": b.name, "spec": b.spec, "budget": b.budget} for b in self.bots],
+            "format": self.format, "challengers": list(self.challengers),
+            "games_per_pairing": self.games_per_pairing, "openings": self.openings, "seed": self.seed,
+            "started": self.started, "version": self.version, "finished": self.finished,
+            "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
+        }
+
+    def lines(self, width: int = 100) -> list[str]:
+        """The description for people, wrapped to ``width`` columns."""
+        out = [self.title[0].upper() + self.title[1:]]
+        if self.partial:
+            out.append(f"PARTIAL: {self.scheduled - self.finished:,} scheduled games are not played yet; "
+                       "the tables cover the finished ones")
+        out += [self.settings(), self.provenance()]
+        out.append("bots: " + ", ".join(map(str, self.bots)) if self.bots else "bots: none")
+        wrap = textwrap.TextWrapper(width=width, subsequent_indent="  ", break_on_hyphens=False)
+        return [piece for line in out for piece in wrap.wrap(line)]

@@ -1,0 +1,144 @@
+"""The README's examples work as written: every shell command finishes promptly, the plugin's
+``pyproject.toml`` installs, and the defaults it states are the code's."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.front.settings import DEFAULT_SETTINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+EXAMPLE = ROOT / "examples" / "arena-example"
+
+#: Seconds a README command may take. The default tournament gets more: the README says about
+#: 20 s on two idle cores, and it took 99 s on a shared two-core machine at a load of 12.
+LIMIT, TOURNAMENT_LIMIT = 60, 300
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", README, re.M | re.S)
+
+
+def commands() -> list[str]:
+    """Each command of the README's ``sh`` blocks: continuation lines joined, ``&&`` chains split."""
+    out = []
+    for block in blocks("sh"):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line, comments=True)
+            while words:
+                cut = words.index("&&") if "&&" in words else len(words)
+                out.append(shlex.join(words[:cut]))
+                words = words[cut + 1 :]
+    return out
+
+
+def why_skip(command: str, cwd: Path | None) -> str | None:
+    """Why a README command is not run in ``cwd``, or None (``cwd`` None: files are not checked)."""
+    words = shlex.split(command)
+    if "pip" in words:
+        return "installs the project into the running environment; the tests run it from the source tree"
+    if words[:3] == ["python", "-m", "pytest"]:
+        return "runs this very test suite"
+    if "human" in words:
+        return "needs a person at the terminal (tests/test_play.py feeds the human bot instead)"
+    if "..." in words:
+        return "elided with '...': a sketch, not a command"
+    if any(w.startswith("tcp://") for w in words):
+        return "needs a running Dask cluster"
+    if "--dask" in words and importlib.util.find_spec("distributed") is None:
+        return "needs the optional package distributed (pip install 'botarena[dask]')"
+    if "--plots" in words and importlib.util.find_spec("matplotlib") is None:
+        return "needs the optional package matplotlib (pip install 'botarena[plots]')"
+    if cwd is None:
+        return None
+    read = [w for i, w in enumerate(words) if w.endswith((".toml", ".db")) and words[i - 1] != "--db"]
+    for name in read:
+        if not (cwd / name).exists() and name.endswith(".toml"):
+            return f"needs {name}: the README shows a tournament file's format (tests/test_docs.py checks it) but ships none"
+        if not (cwd / name).exists():
+            return f"needs {name}, which the README's 'arena run' writes earlier in this module (run the module whole)"
+    return None
+
+
+def argv(command: str) -> list[str]:
+    words = shlex.split(command)
+    if words[:3] == ["python", "-m", "arena"]:
+        words = words[3:]
+    else:
+        assert words[0] == "arena", command
+        words = words[1:]
+    return [sys.executable, "-m", "arena", *words]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """One directory for all the commands, in README order: reports read what runs stored."""
+    return tmp_path_factory.mktemp("readme")
+
+
+def test_the_readme_has_the_commands_this_module_runs():
+    found = commands()
+    assert "arena play nim:heaps=2,3,5 --bot minimax:depth=none@none --bot random --seed 7 --quiet" in found
+    assert any(c.startswith("arena report arena-results.db") for c in found)
+    assert sum(why_skip(c, None) is None for c in found) >= 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", commands())
+def test_readme_command_finishes_promptly(command, workdir):
+    why = why_skip(command, workdir)
+    if why:
+        pytest.skip(why)
+    words = argv(command)[3:]
+    limit = TOURNAMENT_LIMIT if words[0] == "run" and "--game" not in words else LIMIT  # the default tournament
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    try:
+        proc = subprocess.run(argv(command), cwd=workdir, env=env, capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{command!r} did not finish within {limit} s")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    if " play " in f" {command} ":
+        result = [line for line in proc.stdout.splitlines() if line.startswith("result ")]
+        assert len(result) == 1 and "(normal)" in result[0], proc.stdout[-2000:]
+
+
+def test_the_playing_section_states_the_default_budget_and_watchdog():
+    section = README[README.index("## Playing") : README.index("## Tournaments")]
+    assert f"default budget, `{DEFAULT_SETTINGS['budget']}`" in section
+    assert f"(`--watchdog`, {DEFAULT_SETTINGS['watchdog']:g} s)" in section
+
+
+def test_the_plugin_pyproject_installs_as_written(tmp_path):
+    from tests.test_example_plugin import _make_venv, _missing_build_tools, _run
+
+    why = _missing_build_tools()
+    if why:
+        pytest.skip(why)
+    [pyproject] = [b for b in blocks("toml") if "[project.entry-points.arena]" in b]
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "pyproject.toml").write_text(pyproject)
+    shutil.copytree(EXAMPLE / "arena_example", source / "arena_example", ignore=shutil.ignore_patterns("__pycache__"))
+    python = _make_venv(tmp_path / "venv")
+    installed = _run(
+        python, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", source, cwd=tmp_path
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    # the version the README's warning example quotes, "(arena-example 0.1.0)"
+    quoted = re.search(r"\(arena-example ([0-9.]+)\)", README).group(1)
+    version = _run(python, "-c", "import importlib.metadata as m; print(m.version('arena-example'))", cwd=tmp_path)
+    assert version.stdout.strip() == quoted
+    listed = _run(python, "-m", "arena", "games", cwd=tmp_path)
+    assert listed.returncode == 0 and "warning" not in listed.stderr, listed.stderr
+    assert re.search(r"^fifteen\s", listed.stdout, re.M), listed.stdout
