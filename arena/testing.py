@@ -24,7 +24,7 @@ from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
 from arena.game import Game, SearchHooks
 from arena.limits import DEFAULT_LIMITS
-from arena.referee import _find
+from arena.referee import _find, ask
 
 #: Budgets every bot must respect in ``check_bot``.
 DEFAULT_BUDGETS = (Budget(nodes=200), Budget(time=0.05))
@@ -336,7 +336,7 @@ def check_bot(
             counter = Counter(budget)
             start = time.perf_counter()
             try:
-                answer = bot.choose(game, state, counter)
+                answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
             except BudgetExhausted:
                 raise AssertionError(f"{where}: BudgetExhausted escaped from choose") from None
             seconds = time.perf_counter() - start

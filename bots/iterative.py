@@ -1,7 +1,7 @@
 """Iterative deepening alpha-beta, for time and node budgets."""
 
 from arena import Bot, Decision, param
-from bots.search import Search, count_root, effective_depth
+from bots.search import Search, effective_depth
 from bots.table import TableOwner
 
 
@@ -22,8 +22,6 @@ class IterativeBot(TableOwner, Bot):
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
-        if not count_root(budget):
-            return Decision(moves[0])
         cap = effective_depth(self.max_depth, budget.depth)
         search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=self.pvs)
         low, high = game.bounds

@@ -3,7 +3,7 @@
 from math import inf
 
 from arena import Bot, Decision, param
-from bots.search import Search, count_root, effective_depth
+from bots.search import Search, effective_depth
 
 
 class MinimaxBot(Bot):
@@ -22,8 +22,6 @@ class MinimaxBot(Bot):
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
-        if not count_root(budget):
-            return Decision(moves[0])
         depth = effective_depth(self.depth, budget.depth)
         result = self.make_search(game, budget).root(state, depth, *self.search_window(game))
         if result.move is None:  # out of budget before any move was searched

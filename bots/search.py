@@ -4,8 +4,9 @@ Values are always from the point of view of the player to move at a node. A chil
 whose mover differs from its parent's is negated (with the window mirrored); one whose
 mover is the same is searched as is, so games with extra turns work too.
 
-Every position produced by ``game.apply`` is counted with one ``tick`` as it is made,
-and the root is counted by the caller: that is the node count the arena records.
+The arena counts: the game a bot is handed ticks the move's counter in ``apply`` (and
+raises BudgetExhausted at the budget), and the referee counts the root. The search only
+catches the exception.
 
 Options: alpha-beta pruning; move ordering (the table's move, then the game's
 ``move_priorities`` if it offers them, but not where the children are leaves, else killer
@@ -60,15 +61,6 @@ def effective_depth(own: int | None, limit: int | None) -> int | None:
     if own is None:
         return limit
     return own if limit is None else min(own, limit)
-
-
-def count_root(budget: Counter) -> bool:
-    """Count the root position; False if the budget allows not even that."""
-    try:
-        budget.tick()
-    except BudgetExhausted:
-        return False
-    return True
 
 
 def rank(game: Game, child, me: int) -> float:
@@ -155,7 +147,6 @@ class Search:
         game = self.game
         is_terminal, utility, heuristic = game.is_terminal, game.utility, game.heuristic
         legal_moves, apply, to_move = game.legal_moves, game.apply, game.to_move
-        tick = self.counter.tick
         key_of, table, tactics, value_bounds = self.key, self.table, self.tactics, self.value_bounds
         entries = table.entries if table is not None else None
         size = table.size if table is not None else 0
@@ -183,7 +174,6 @@ class Search:
             """The value for ``me`` of playing ``move``, the child searched ``depth`` plies at
             ``ply``; with ``scout``, a null window first (PVS), the full one if it fails."""
             child = apply(state, move)
-            tick()
             mover = to_move(child)
             if mover == me:  # an extra turn: the child's values are ``me``'s
                 return value(child, mover, depth, alpha, beta, ply)
@@ -202,7 +192,6 @@ class Search:
                 # ``me`` directly: utilities and heuristics are zero-sum, see arena.testing)
                 for move in moves:
                     child = apply(state, move)
-                    tick()
                     if is_terminal(child):
                         v = utility(child, me)
                     else:
@@ -223,7 +212,6 @@ class Search:
                 # child_value, inlined: a call per node made the solver 20-40% slower
                 # (bench/RESULTS.md, 2026-11-23)
                 child = apply(state, move)
-                tick()
                 mover = to_move(child)
                 if mover == me:
                     v = value(child, mover, depth, alpha, beta, below)

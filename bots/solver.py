@@ -1,7 +1,7 @@
 """A solver: the exact game value from any position, as fast as the search core allows."""
 
 from arena import Bot, Decision, param
-from bots.search import EPSILON, Search, count_root
+from bots.search import EPSILON, Search
 from bots.table import TableOwner
 
 
@@ -24,8 +24,6 @@ class SolverBot(TableOwner, Bot):
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
-        if not count_root(budget):
-            return Decision(moves[0])
         search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=True)
         low, high = game.bounds
         value_bounds = search.value_bounds  # the game's hook, if it offers one

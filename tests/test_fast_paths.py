@@ -170,7 +170,8 @@ def test_a_decision_and_a_plain_move_make_the_same_record_fields():
     game = REGISTRY.game("nim:heaps=1")
     plain = play_game(game, [_Fixed((0, 1)), _Fixed((0, 1))])
     decided = play_game(game, [_Fixed(Decision((0, 1), score=1.0, depth=2, pv=((0, 1),))), _Fixed((0, 1))])
-    assert plain.moves[0] == MoveRecord(0, 0, game.format_move((0, 1)), 0, plain.moves[0].seconds)
+    # a bot that examines nothing still has its root counted by the arena
+    assert plain.moves[0] == MoveRecord(0, 0, game.format_move((0, 1)), 1, plain.moves[0].seconds)
     m = decided.moves[0]
     assert (m.move, m.depth, m.score, m.pv) == (game.format_move((0, 1)), 2, 1.0, (game.format_move((0, 1)),))
 

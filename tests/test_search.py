@@ -6,6 +6,7 @@ import pytest
 
 from arena import Budget, Counter, Decision
 from arena.testing import random_playout
+from arena.budget import counted
 from arena.referee import ask
 from bots.alphabeta import AlphaBetaBot
 from bots.iterative import IterativeBot
@@ -118,8 +119,8 @@ def test_fixed_depth_bot_cut_short_plays_best_completed_move(registry):
     game = registry.game("tictactoe")
     state = game.play(["a1", "a2", "b1", "b2"])
     counter = Counter(Budget(nodes=4))
-    counter.tick()
-    result = Search(game, counter, pruning=True).root(state, 3)
+    counter.tick()  # the root, as the arena counts it
+    result = Search(counted(game, counter), counter, pruning=True).root(state, 3)
     assert not result.complete
     assert game.format_move(result.move) == "c1"
     bot = AlphaBetaBot(depth=9, ordering=False, window="infinite")  # no cut-off after the win
