@@ -117,3 +117,14 @@ def test_an_isolated_bot_that_lets_the_budget_escape_loses_with_a_clear_reason(t
     lost = games[games.loser.notna()]
     assert len(lost) == 2 and (lost.termination == "crash").all()
     assert lost.message.str.contains("ran out of its budget after 50 nodes without choosing a move").all()
+
+
+@pytest.mark.parametrize("isolation", [[], ["--no-isolation"]], ids=["isolated", "no-isolation"])
+def test_arena_play_records_the_arenas_count(isolation, capsys):
+    from arena.front.cli import main
+
+    argv = ["play", "tictactoe", "--bot", "untallied", "--bot", "random", "--budget", "nodes=50", "--seed", "2"]
+    assert main([*argv, "--plugin", "tests.plugins.untallied", *isolation]) == 0
+    out = capsys.readouterr().out
+    ours = [line for line in out.splitlines() if line.startswith("move ") and "(untallied)" in line]
+    assert ours and all("(50 nodes, " in line for line in ours), out

@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-isolation", dest="isolate", action="store_false",
         help="run the bots in this process, with no watchdog (trusted bots only)",
     )
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
 
     p = sub.add_parser(
         "run",

@@ -62,7 +62,8 @@ def cmd_play(registry: Registry, args) -> int:
     if not args.quiet:
         print(game.render(last[0]))
     # search bots play in supervised processes, as in tournaments; a person plays here
-    players = [RemoteBot(b.spec, limits=limits) if args.isolate and not b.interactive else b for b in bots]
+    plugins = tuple(args.plugin)  # the bot processes load them too
+    players = [RemoteBot(b.spec, plugins, limits) if args.isolate and not b.interactive else b for b in bots]
     try:
         record = play_game(
             game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin
