@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from arena import Budget, Counter, get_registry
+from arena.referee import ask
 from bots.solver import SolverBot
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +50,7 @@ def solve(game, moves: str, weak: bool, budget: Budget) -> tuple[float | None, i
     bot = SolverBot(weak=weak)  # a fresh bot: an empty table
     counter = Counter(budget)
     start = time.perf_counter()
-    decision = bot.choose(game, state, counter)
+    decision, _ = ask(bot, game, state, counter)  # as the arena asks: the game counts
     return decision.score, counter.nodes, time.perf_counter() - start
 
 

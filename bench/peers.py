@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from arena import Budget, Counter, get_registry
+from arena.referee import ask
 from games.connect4 import ConnectFour
 
 SECTIONS = ("connect4", "tictactoe", "mcts")
@@ -117,7 +118,7 @@ def our_search(registry, game, name: str, params: dict, state) -> Callable[[], t
         bot.new_game(fresh, fresh.to_move(state), 1)
         counter = Counter(Budget())
         start = time.perf_counter()
-        decision = bot.choose(fresh, state, counter)
+        decision, _ = ask(bot, fresh, state, counter)  # as the arena asks: the game counts
         return decision.score, counter.nodes, time.perf_counter() - start
 
     return run

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import Budget, Counter, get_registry
+from arena.referee import ask
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling modules below
@@ -143,7 +144,7 @@ def search_once(registry, game, spec: str, state, budget: Budget) -> tuple[int, 
     bot.new_game(game, game.to_move(state), 1)
     counter = Counter(budget)
     start = time.perf_counter()
-    decision = bot.choose(game, state, counter)
+    decision, _ = ask(bot, game, state, counter)  # as the arena asks: the game counts
     seconds = time.perf_counter() - start
     return counter.nodes, seconds, decision.score, counter.exhausted
 

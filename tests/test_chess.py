@@ -9,7 +9,8 @@ import pytest
 
 chess = pytest.importorskip("chess", reason="the chess game needs python-chess (pip install 'botarena[chess]')")
 
-from arena import Budget, Counter, IllegalMoveError, ParameterError, Termination, get_registry, play_game  # noqa: E402
+from arena import Budget, IllegalMoveError, ParameterError, Termination, get_registry, play_game  # noqa: E402
+from arena.referee import ask  # noqa: E402
 from arena.testing import check_game  # noqa: E402
 from games.chess_game import Chess  # noqa: E402
 
@@ -251,7 +252,7 @@ def test_search_bots_find_mate_in_one(spec):
     game = Chess(fen=BACK_RANK)
     bot = REGISTRY.bot(spec)
     bot.new_game(game, 0, 1)
-    decision = bot.choose(game, game.initial_state(), Counter(Budget(nodes=3000)))
+    decision, _ = ask(bot, game, game.initial_state(), Budget(nodes=3000))
     assert game.format_move(decision.move) == "a1a8"
 
 

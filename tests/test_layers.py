@@ -150,7 +150,7 @@ def test_a_host_process_starts_from_the_module_it_lives_in():
     try:
         game = _registry().game("tictactoe")
         bot.new_game(game, 0, 1)
-        decision = bot.choose(game, game.initial_state(), Counter(Budget(nodes=50)))
+        decision = bot.choose(game, game.initial_state(), Counter(Budget(nodes=50)))  # a remote bot counts in its host
         assert decision.move in game.legal_moves(game.initial_state())
         assert bot.host.proc.args[1:3] == ["-m", host.__name__] == ["-m", "arena.execution.host"]
     finally:

@@ -11,8 +11,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install 'botarena[openspiel]')")
 
-from arena import Budget, Counter, IllegalMoveError, ParameterError, get_registry  # noqa: E402
+from arena import Budget, IllegalMoveError, ParameterError, get_registry  # noqa: E402
 from arena.front.cli import main  # noqa: E402
+from arena.referee import ask  # noqa: E402
 from arena.testing import check_game, random_playout  # noqa: E402
 from bots.alphabeta import AlphaBetaBot  # noqa: E402
 from bots.minimax import MinimaxBot  # noqa: E402
@@ -104,8 +105,7 @@ def test_every_bot_moves_legally_within_a_small_budget(name):
     for spec in BOTS:
         bot = REGISTRY.bot(spec)
         bot.new_game(game, game.to_move(state), 7)
-        counter = Counter(Budget(nodes=60))
-        answer = bot.choose(game, state, counter)
+        answer, counter = ask(bot, game, state, Budget(nodes=60))  # counted as the arena counts
         move = getattr(answer, "move", answer)
         assert move in game.legal_moves(state), f"{spec} in {name}"
         assert counter.nodes <= 60
@@ -196,8 +196,7 @@ def test_tictactoe_search_visits_exactly_the_built_in_games_nodes():
         (MinimaxBot(depth=None), 549_946),
         (AlphaBetaBot(depth=None, ordering=False, table=False, window="infinite"), 18_297),
     ):
-        counter = Counter(Budget())
-        decision = bot.choose(game, game.initial_state(), counter)
+        decision, counter = ask(bot, game, game.initial_state())  # the root and every apply
         assert decision.score == 0
         assert counter.nodes == expected
 
