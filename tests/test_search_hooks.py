@@ -3,6 +3,7 @@
 import pytest
 
 from arena import Counter, Game, SearchHooks, get_registry
+from arena.budget import counted
 from arena.testing import check_game, check_search_hooks
 from bots.search import Search
 from games.connect4 import ConnectFour
@@ -41,7 +42,8 @@ def test_a_search_asks_the_game_for_its_hooks_once():
             calls.append(1)
             return super().search_hooks()
 
-    game, counter = Counted(), Counter()
+    counter = Counter()
+    game = counted(Counted(), counter)  # as a bot is handed it: apply counts
     Search(game, counter, ordering=True).root(game.initial_state(), 5)
     assert counter.nodes > 500 and len(calls) == 1
 
