@@ -16,6 +16,7 @@ from __future__ import annotations
 import pickle
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import inf
 from numbers import Real
@@ -54,11 +55,42 @@ class HookReport:
     """Positions solved exactly for ``value_bounds`` (those within the node cap)."""
 
 
-def random_playout(game: Game, rng: random.Random, max_plies: int = 10_000) -> list:
+class _Place:
+    """Where a check is: the game or bot, and the moves that led there (read only on failure)."""
+
+    def __init__(self, what: str, game: Game):
+        self.what, self.game = what, game
+        self.moves, self.ply = (), 0
+
+    def at(self, moves, ply: int | None = None) -> None:
+        self.moves, self.ply = moves, len(moves) if ply is None else ply
+
+    def __str__(self):
+        return f"{self.what} after {_line(self.game, self.moves[: self.ply])}"
+
+
+@contextmanager
+def _reporting(place: _Place):
+    """Turn an error raised inside a check (by the game, the bot or a hook) into an
+    AssertionError naming the place, as every failed check is."""
+    try:
+        yield
+    except AssertionError:
+        raise
+    except Exception as exc:
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise AssertionError(f"{place}: raised {detail}") from exc
+
+
+def random_playout(game: Game, rng: random.Random, max_plies: int = 10_000, place: _Place | None = None) -> list:
     """Moves of one random game, start to end; fails if it does not end within ``max_plies``."""
     state = game.initial_state()
     moves = []
+    if place is not None:
+        place.at(moves)  # the list grows: the place follows the playout
     while not game.is_terminal(state):
+        if place is not None:
+            place.ply = len(moves)
         assert len(moves) < max_plies, f"{game.name}: random playout still going after {max_plies} plies"
         legal = game.legal_moves(state)
         assert legal, f"{game.name}: non-terminal state without legal moves after {_line(game, moves)}"
@@ -74,26 +106,30 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0, max_plies: int 
     low, high = game.bounds
     assert low < 0 < high and low == -high, f"{game.name}: bounds {game.bounds} must be symmetric around 0"
     positions = transpositions = 0
+    place = _Place(game.name, game)
     for _ in range(playouts):
-        moves = random_playout(game, rng, max_plies)
-        states = [game.initial_state()]
-        for ply, move in enumerate(moves):
-            state = states[-1]
-            positions += 1
-            _check_state(game, state, moves[:ply])
-            before = pickle.dumps(state)
-            child = game.apply(state, move)
-            assert pickle.dumps(state) == before, f"{game.name}: apply changed its input at {_line(game, moves[:ply])}"
-            states.append(child)
-        _check_terminal(game, states[-1], moves)
-        transpositions += _check_transpositions(game, moves, states)
+        with _reporting(place):
+            moves = random_playout(game, rng, max_plies, place)
+            states = [game.initial_state()]
+            for ply, move in enumerate(moves):
+                place.at(moves, ply)
+                state = states[-1]
+                positions += 1
+                _check_state(game, state, moves[:ply])
+                before = pickle.dumps(state)
+                child = game.apply(state, move)
+                assert pickle.dumps(state) == before, f"{place}: apply changed its input"
+                states.append(child)
+            place.at(moves)
+            _check_terminal(game, states[-1], moves)
+            transpositions += _check_transpositions(game, moves, states)
     hooks = check_search_hooks(game, playouts=playouts, seed=seed, max_plies=max_plies)
     return GameReport(playouts, positions, transpositions, hooks)
 
 
 def _check_state(game: Game, state, path) -> None:
     where = f"{game.name} after {_line(game, path)}"
-    hash(state)
+    _check_hashable(state, where)
     assert pickle.loads(pickle.dumps(state)) == state, f"{where}: state does not survive pickling"
     player = game.to_move(state)
     assert player in (0, 1), f"{where}: to_move returned {player!r}"
@@ -118,8 +154,15 @@ def _check_terminal(game: Game, state, moves) -> None:
     assert u0 == -u1, f"{where}: utilities {u0} and {u1} do not sum to zero"
     low, high = game.bounds
     assert low <= u0 <= high, f"{where}: utility {u0} outside {game.bounds}"
-    hash(state)
+    _check_hashable(state, where)
     assert isinstance(game.render(state), str)
+
+
+def _check_hashable(state, where: str) -> None:
+    try:
+        hash(state)
+    except TypeError as exc:
+        raise AssertionError(f"{where}: state {state!r} is not hashable ({exc})") from None
 
 
 def _transposed(game: Game, moves, states):
@@ -178,26 +221,32 @@ def check_search_hooks(
         return report
     report.checked = dict.fromkeys(report.offered, 0)
     rng = random.Random(seed)
+    place = _Place(game.name, game)
     for _ in range(playouts):
-        moves = random_playout(game, rng, max_plies)
-        states = [game.initial_state()]
-        for move in moves:
-            states.append(game.apply(states[-1], move))
-        for ply, state in enumerate(states[:-1]):
-            path = moves[:ply]
-            for name in report.offered:
-                _HOOK_CHECKS[name](game, getattr(hooks, name), state, f"{game.name} after {_line(game, path)}")
-                report.checked[name] += 1
-        if hooks.key is not None:
-            for i, state, original in _transposed(game, moves, states):
-                if state == original and not game.is_terminal(state):
-                    assert hooks.key(state) == hooks.key(original), (
-                        f"{game.name}: search hook key differs for equal states reached by "
-                        f"{_line(game, moves[: i + 3])} and the same with moves {i} and {i + 2} swapped"
-                    )
-        if hooks.value_bounds is not None:
-            report.solved += _check_value_bounds(game, hooks.value_bounds, moves, states, solve_nodes)
+        with _reporting(place):
+            _check_hooks_on_a_playout(game, hooks, report, rng, max_plies, solve_nodes, place)
     return report
+
+
+def _check_hooks_on_a_playout(game, hooks, report, rng, max_plies, solve_nodes, place) -> None:
+    moves = random_playout(game, rng, max_plies, place)
+    states = [game.initial_state()]
+    for move in moves:
+        states.append(game.apply(states[-1], move))
+    for ply, state in enumerate(states[:-1]):
+        place.at(moves, ply)  # read as the message's place only when a check fails
+        for name in report.offered:
+            _HOOK_CHECKS[name](game, getattr(hooks, name), state, place)
+            report.checked[name] += 1
+    if hooks.key is not None:
+        for i, state, original in _transposed(game, moves, states):
+            if state == original and not game.is_terminal(state):
+                assert hooks.key(state) == hooks.key(original), (
+                    f"{game.name}: search hook key differs for equal states reached by "
+                    f"{_line(game, moves[: i + 3])} and the same with moves {i} and {i + 2} swapped"
+                )
+    if hooks.value_bounds is not None:
+        report.solved += _check_value_bounds(game, hooks.value_bounds, moves, states, solve_nodes)
 
 
 def _check_key(game: Game, key, state, where: str) -> None:
@@ -332,13 +381,16 @@ def check_bot(
             moves = moves[: rng.randrange(len(moves))]
             state = game.play(moves)
             where = f"bot {bot.spec!r} in {game.name} after {_line(game, moves)} with budget {budget}"
-            bot.new_game(game, game.to_move(state), rng.getrandbits(32))
             counter = Counter(budget)
             start = time.perf_counter()
             try:
+                bot.new_game(game, game.to_move(state), rng.getrandbits(32))
                 answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
             except BudgetExhausted:
                 raise AssertionError(f"{where}: BudgetExhausted escaped from choose") from None
+            except Exception as exc:
+                detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                raise AssertionError(f"{where}: raised {detail}") from exc
             seconds = time.perf_counter() - start
             move = answer.move if isinstance(answer, Decision) else answer
             legal = game.legal_moves(state)
@@ -356,6 +408,7 @@ def check_plugin(plugin, *, playouts: int = 10, positions: int = 3) -> None:
     from arena.plugins import DEFAULT_PLUGINS, get_registry
 
     registry = get_registry(entry_points=False, plugins=[plugin])
+    assert not registry.errors, f"plugin {plugin!r}: {'; '.join(registry.errors)}"
     own_games = [e.cls for e in registry.games.values() if e.plugin not in DEFAULT_PLUGINS]
     own_bots = [e.cls for e in registry.bots.values() if e.plugin not in DEFAULT_PLUGINS]
     assert own_games or own_bots, f"plugin {plugin!r} registers no game and no bot"
