@@ -177,12 +177,29 @@ def counted(game, counter: Counter):
     view = object.__new__(_counted_class(base))
     fields = view.__dict__
     fields.update(game.__dict__)
-    # the rule book's own apply: one set on the instance (a wrapper), a view's, or the class's
-    inner = fields.pop("apply", None) or fields.get("_arena_apply") or MethodType(base.apply, view)
+    # the rule book's own apply: a view's (of a view), one set on the instance (a wrapper),
+    # or the class's
+    own = fields.pop("apply", None)
+    inner = fields["_arena_apply"] if "_arena_counter" in fields else own or MethodType(base.apply, view)
     fields["_arena_apply"] = inner
     fields["_arena_counter"] = counter
+    fields["apply"] = _counting(counter, inner)  # what ``view.apply`` finds first
     _LIVE[id(view)] = view
     return view
+
+
+def _counting(counter: Counter, inner):
+    """``apply`` for one view: ``inner`` (the rule book's), counted on ``counter``."""
+
+    def apply(state, move):
+        # Counter.tick written out, the counter and the rule book's apply held in the
+        # closure: this runs once per node of every search
+        counter.nodes += 1
+        if counter.nodes > counter._stop_at:
+            counter._check()
+        return inner(state, move)
+
+    return apply
 
 
 def _counted_class(base: type) -> type:
@@ -192,8 +209,7 @@ def _counted_class(base: type) -> type:
     except KeyError:
         pass
 
-    def apply(self, state, move):
-        # Counter.tick written out: a call fewer on every node a search makes
+    def apply(self, state, move):  # the class's, for ``type(view).apply(view, ...)``
         counter = self._arena_counter
         counter.nodes += 1
         if counter.nodes > counter._stop_at:
