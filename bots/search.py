@@ -141,8 +141,10 @@ class Search:
 
         ``value`` is one of two functions, chosen here once: ``value_plain`` for a bare
         search, ``value_informed`` where a table, the game's tactics or its value bounds
-        take part. Each opens with the same few lines: a call per node to share them cost
-        more than the lines (see ``search_moves`` for what a call costs).
+        take part. Each is one Python frame per ply: both open with the same few lines and
+        write out the same loop over the children (a call per node to share them cost more
+        than the lines, see ``value_plain``); only the children one ply above the horizon
+        are scored in a call of their own, ``leaves_value``.
         """
         game = self.game
         is_terminal, utility, heuristic = game.is_terminal, game.utility, game.heuristic
@@ -168,7 +170,35 @@ class Search:
             moves = legal_moves(state)
             if ordering:
                 moves = order(state, moves, None, ply, depth == 1)
-            return search_moves(state, me, moves, depth, alpha, beta, ply)
+            if depth == 1:
+                return leaves_value(state, me, moves, alpha, beta, ply)
+            # the loop over the children, written out here and in value_informed (and the
+            # child step, child_value, with it): a function for it put two Python frames
+            # per ply on the stack, and deep solves ran 14-18% slower (bench/RESULTS.md,
+            # 2026-11-23)
+            best = -inf
+            deeper, below = depth - 1, ply + 1  # the children's
+            for i, move in enumerate(moves):
+                child = apply(state, move)
+                mover = to_move(child)
+                if mover == me:
+                    v = value(child, mover, deeper, alpha, beta, below)
+                elif pvs and i:
+                    v = -value(child, mover, deeper, -alpha - EPSILON, -alpha, below)
+                    if alpha < v < beta:
+                        v = -value(child, mover, deeper, -beta, -v, below)
+                else:
+                    v = -value(child, mover, deeper, -beta, -alpha, below)
+                if v > best:
+                    best = v
+                    lines[ply] = (move,) + lines[below]
+                    if v > alpha:
+                        alpha = v
+                        if pruning and alpha >= beta:
+                            if remember is not None:
+                                remember(move, depth, ply)
+                            break
+            return best
 
         def child_value(state, move, me, depth, alpha, beta, ply, scout):
             """The value for ``me`` of playing ``move``, the child searched ``depth`` plies at
@@ -184,51 +214,26 @@ class Search:
                 return -value(child, mover, depth, -beta, -v, ply)
             return -value(child, mover, depth, -beta, -alpha, ply)
 
-        def search_moves(state, me, moves, depth, alpha, beta, ply):
-            """The best value of ``moves`` in ``state``; the best line goes to ``lines[ply]``."""
+        def leaves_value(state, me, moves, alpha, beta, ply):
+            """The best value of ``moves`` in ``state`` one ply above the horizon, each child
+            scored here rather than in a call of its own (for ``me`` directly: utilities and
+            heuristics are zero-sum, see arena.testing); the best move goes to ``lines[ply]``."""
             best = -inf
-            if depth == 1:
-                # the children are leaves: score them here rather than in a call each (for
-                # ``me`` directly: utilities and heuristics are zero-sum, see arena.testing)
-                for move in moves:
-                    child = apply(state, move)
-                    if is_terminal(child):
-                        v = utility(child, me)
-                    else:
-                        horizon[0] = True
-                        v = heuristic(child, me)
-                    if v > best:
-                        best = v
-                        lines[ply] = (move,)
-                        if v > alpha:
-                            alpha = v
-                            if pruning and alpha >= beta:
-                                if remember is not None:
-                                    remember(move, 1, ply)
-                                break
-                return best
-            depth, below = depth - 1, ply + 1  # the children's
-            for i, move in enumerate(moves):
-                # child_value, inlined: a call per node made the solver 20-40% slower
-                # (bench/RESULTS.md, 2026-11-23)
+            for move in moves:
                 child = apply(state, move)
-                mover = to_move(child)
-                if mover == me:
-                    v = value(child, mover, depth, alpha, beta, below)
-                elif pvs and i:
-                    v = -value(child, mover, depth, -alpha - EPSILON, -alpha, below)
-                    if alpha < v < beta:
-                        v = -value(child, mover, depth, -beta, -v, below)
+                if is_terminal(child):
+                    v = utility(child, me)
                 else:
-                    v = -value(child, mover, depth, -beta, -alpha, below)
+                    horizon[0] = True
+                    v = heuristic(child, me)
                 if v > best:
                     best = v
-                    lines[ply] = (move,) + lines[below]
+                    lines[ply] = (move,)
                     if v > alpha:
                         alpha = v
                         if pruning and alpha >= beta:
                             if remember is not None:
-                                remember(move, depth + 1, ply)
+                                remember(move, 1, ply)
                             break
             return best
 
@@ -296,13 +301,38 @@ class Search:
             elif deep and first is not None and moves[0] != first:
                 moves = [first] + [m for m in moves if m != first]  # the tactics' order, table's move first
             outer_horizon, horizon[0] = horizon[0], False
-            best = search_moves(state, me, moves, depth, alpha, beta, ply)
+            window = alpha  # the table judges the result against the window as given
+            if depth == 1:
+                best = leaves_value(state, me, moves, alpha, beta, ply)
+            else:  # value_plain's loop over the children, written out again (see there)
+                best = -inf
+                deeper, below = depth - 1, ply + 1  # the children's
+                for i, move in enumerate(moves):
+                    child = apply(state, move)
+                    mover = to_move(child)
+                    if mover == me:
+                        v = value(child, mover, deeper, alpha, beta, below)
+                    elif pvs and i:
+                        v = -value(child, mover, deeper, -alpha - EPSILON, -alpha, below)
+                        if alpha < v < beta:
+                            v = -value(child, mover, deeper, -beta, -v, below)
+                    else:
+                        v = -value(child, mover, deeper, -beta, -alpha, below)
+                    if v > best:
+                        best = v
+                        lines[ply] = (move,) + lines[below]
+                        if v > alpha:
+                            alpha = v
+                            if pruning and alpha >= beta:
+                                if remember is not None:
+                                    remember(move, depth, ply)
+                                break
             below_horizon = horizon[0] or tainted
             horizon[0] = outer_horizon or below_horizon
             if entries is not None:
                 best_move = lines[ply][0] if lines[ply] else None
                 kept = plan if depth >= RANKED else None
-                store(key, state, depth if below_horizon else SOLVED, best, best_move, alpha, beta, kept)
+                store(key, state, depth if below_horizon else SOLVED, best, best_move, window, beta, kept)
             return best
 
         def store(key, state, depth, best, best_move, alpha, beta, plan):
