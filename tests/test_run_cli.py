@@ -162,9 +162,11 @@ def test_show_replays_a_stored_game(finished_db, capsys):
     out = capsys.readouterr().out
     games, moves = results.load(finished_db)
     row = games[games.game_id == 2].iloc[0]
-    assert out.startswith(f"{row['tournament']} game 2: {row['first']} (first) vs {row['second']}")
+    # players named as the game names them (tic-tac-toe: X moves first), never "first"
+    assert out.startswith(f"{row['tournament']} game 2: X: {row['first']} vs O: {row['second']}")
     assert f"opening: {row['opening']}" in out
     assert out.count("\nmove ") == len(moves[moves.game_id == 2])
+    assert out.count(f": X ({row['first']}) plays ") + out.count(f": O ({row['second']}) plays ") == out.count("\nmove ")
     assert f"result {row['result']} (normal)" in out
 
 

@@ -177,7 +177,8 @@ def cmd_show(registry: Registry, args) -> int:
         tournament = store.tournament(args.tournament)
         row, moves = store.game(tournament, args.game_id)
     game = registry.game(tournament.game)
-    print(f"{tournament.name} game {row['game_id']}: {row['first']} (first) vs {row['second']}, seed {row['seed']}")
+    first, second = (f"{game.player_name(p)}: {row[k]}" for p, k in enumerate(("first", "second")))
+    print(f"{tournament.name} game {row['game_id']}: {first} vs {second}, seed {row['seed']}")
     budgets = {b["name"]: b.get("budget") for b in tournament.config.get("bots", ())}
     print("budgets: " + ", ".join(f"{name} {budgets.get(name) or 'not recorded'}" for name in (row["first"], row["second"])))
     opening = row["opening"].split()
@@ -191,7 +192,7 @@ def cmd_show(registry: Registry, args) -> int:
             m["ply"], m["player"], m["move"], m["nodes"], m["seconds"], m["depth"], m["score"], tuple(m["pv"].split())
         )
         state = game.apply(state, game.parse_move(m["move"]))
-        print(f"\n{move_line(record, names[m['player']])}")
+        print(f"\n{move_line(record, names[m['player']], game)}")
         print(game.render(state))
     print(f"\nresult {row['result']} ({row['termination']}): {row['message']}")
     return 0
