@@ -285,7 +285,7 @@ def test_a_tournament_with_isolated_bots_stores_readable_moves(tmp_path, capsys)
     capsys.readouterr()
     assert main(["show", db, "1"]) == 0
     out = capsys.readouterr().out
-    plays = re.findall(r"(?:random|mcts) plays (\S+)", out)
+    plays = re.findall(r"\((?:random|mcts)\) plays (\S+)", out)  # "first (random) plays c3"
     assert plays and all(re.fullmatch(r"[a-d][1-4]", text) for text in plays)  # hex's own cell names
     assert re.search(r"result .* (first|second) wins", out)
 
