@@ -152,6 +152,10 @@ class Counter:
         """Seconds since the move started."""
         return self._clock() - self.started
 
+    def out_of_budget(self) -> str:
+        """Why a move that let BudgetExhausted escape has no answer, in words."""
+        return f"ran out of its budget ({self.budget}) after {self.nodes:,} nodes without choosing a move"
+
     def time_left(self) -> float | None:
         """Seconds until the deadline, or None without a time limit."""
         return None if self.deadline is None else self.deadline - self._clock()

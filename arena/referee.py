@@ -94,8 +94,7 @@ def play_game(
             return forfeit(
                 player,
                 Termination.CRASH,
-                f"{names[player]!r} crashed at ply {ply}: ran out of its budget ({budgets[player]}) "
-                f"after {counter.nodes:,} nodes without choosing a move",
+                f"{names[player]!r} crashed at ply {ply}: {counter.out_of_budget()}",
             )
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} crashed at ply {ply}: {_describe(exc)}")

@@ -116,7 +116,7 @@ def test_an_isolated_bot_that_lets_the_budget_escape_loses_with_a_clear_reason(t
     games, _ = _tournament(tmp_path, True, 1, bot="untallied:catch=false")
     lost = games[games.loser.notna()]
     assert len(lost) == 2 and (lost.termination == "crash").all()
-    assert lost.message.str.contains("ran out of its budget after 50 nodes without choosing a move").all()
+    assert lost.message.str.contains("ran out of its budget (nodes=50) after 50 nodes without choosing a move", regex=False).all()
 
 
 @pytest.mark.parametrize("isolation", [[], ["--no-isolation"]], ids=["isolated", "no-isolation"])

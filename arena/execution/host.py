@@ -97,7 +97,7 @@ def serve(conn: Connection) -> None:
                 chosen = bot.choose(view, state, counter)
                 answer = ("move", chosen, counter.nodes)
         except BudgetExhausted:
-            answer = ("error", f"ran out of its budget after {_nodes(active):,} nodes without choosing a move", _nodes(active))
+            answer = ("error", counter.out_of_budget(), counter.nodes)  # raised in a move: the counter is set
         except MemoryError:
             answer = ("memory", "MemoryError", _nodes(active))
         except BaseException as exc:  # a bot may raise anything, SystemExit included
