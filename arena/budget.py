@@ -184,9 +184,8 @@ def counted(game, counter: Counter):
     # the rule book's own apply: a view's (of a view), one set on the instance (a wrapper),
     # or the class's
     own = fields.pop("apply", None)
-    inner = fields["_arena_apply"] if "_arena_counter" in fields else own or MethodType(base.apply, view)
+    inner = fields.get("_arena_apply") or own or MethodType(base.apply, view)
     fields["_arena_apply"] = inner
-    fields["_arena_counter"] = counter
     fields["apply"] = _counting(counter, inner)  # what ``view.apply`` finds first
     _LIVE[id(view)] = view
     return view
@@ -213,12 +212,8 @@ def _counted_class(base: type) -> type:
     except KeyError:
         pass
 
-    def apply(self, state, move):  # the class's, for ``type(view).apply(view, ...)``
-        counter = self._arena_counter
-        counter.nodes += 1
-        if counter.nodes > counter._stop_at:
-            counter._check()
-        return self._arena_apply(state, move)
+    def apply(self, state, move):  # the class's, for ``type(view).apply(view, ...)``: the view's own
+        return self.__dict__["apply"](state, move)
 
     apply.__doc__ = base.apply.__doc__
     namespace = {
