@@ -373,7 +373,7 @@ static int root(int d, const int *moves, int n) {
 
 /* Iterative deepening until a limit; returns the best move (-1 when there is none). */
 static int go(long long limit, int depth_limit, double seconds) {
-    int moves[MAXCELLS], n = gen_moves(moves), line[MAXPLY], i, d, top, base = stones;
+    int moves[MAXCELLS], ordered[MAXCELLS], n = gen_moves(moves), line[MAXPLY], i, k, d, top, base = stones;
     volatile int best, value = 0, done = 0, len = 0; /* kept across the longjmp of an abort */
     nodes = 1; /* the root */
     node_limit = limit;
@@ -388,8 +388,10 @@ static int go(long long limit, int depth_limit, double seconds) {
             while (stones > base) undo(); /* the moves the aborted search left on the board */
             break;
         }
-        for (i = 0; i < n; i++) if (moves[i] == best) { moves[i] = moves[0]; moves[0] = best; }
-        s = root(d, moves, n);
+        ordered[0] = best; /* the last iteration's best first, the others in their order */
+        for (i = 0, k = 1; i < n; i++)
+            if (moves[i] != best) ordered[k++] = moves[i];
+        s = root(d, ordered, n);
         best = pv[0][0];
         value = s;
         done = d;

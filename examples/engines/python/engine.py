@@ -11,6 +11,7 @@ Run it under the arena:
     arena run --game connect4 --bot 'engine:cmd=python3 examples/engines/python/engine.py' --bot alphabeta
 """
 
+import os
 import queue
 import sys
 import threading
@@ -19,7 +20,7 @@ import time
 NAME = "pyengine 1.0"
 AUTHOR = "botarena examples"
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-WIN = 1_000_000  # a win with s stones on the board scores WIN - s: sooner is better
+WIN = 1_000_000_000  # a win with s stones on the board scores WIN - s: sooner is better
 INF = 2 * WIN
 OPTIONS = (
     "option name MaxDepth type spin default 64 min 1 max 64",
@@ -365,3 +366,7 @@ def main():
 
 if __name__ == "__main__":
     main()
+    sys.stdout.flush()
+    # not sys.exit: the reader thread may be blocked reading stdin, and the interpreter's
+    # shutdown would abort on the lock it holds
+    os._exit(0)
