@@ -152,7 +152,9 @@ def test_a_game_it_cannot_play_is_answered_with_error(engine, spec, registry):
 
 @pytest.mark.parametrize("spec", ["connect4", "connect4:columns=9,rows=7", "connect4:columns=5,rows=4,scoring=moves",
                                   "connect4:columns=6,rows=6,connect=3", "tictactoe", "tictactoe:rows=4,columns=4,k=3",
-                                  "tictactoe:rows=3,columns=5,k=3"])
+                                  "tictactoe:rows=3,columns=5,k=3", "connect4:columns=16,rows=16,connect=5",
+                                  "connect4:columns=3,rows=2,connect=1", "tictactoe:rows=8,columns=8,k=5",
+                                  "tictactoe:rows=64,columns=1,k=2"])
 def test_self_play_is_legal_to_the_end_and_infos_are_sound(engine, spec, registry):
     game = registry.game(spec)
     engine.start(full_spec(game))
@@ -349,3 +351,25 @@ def test_a_tournament_with_both_engines(c_binary, tmp_path, capsys):
     assert games.loser.isna().all()  # nobody forfeited
     engine_moves = moves[moves.bot.isin(["py", "c"])]
     assert len(engine_moves) and (engine_moves.nodes <= 2000).all()
+
+
+def test_the_protocol_doc_shows_what_the_python_engine_answers():
+    """docs/protocol.md's example exchanges, replayed: the same answers, info lines aside."""
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    blocks = re.findall(r"```\n(> arena 1\n.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        lines = [line for line in block.splitlines() if line[:2] in ("> ", "< ")]
+        sent = [line[2:] for line in lines if line.startswith("> ")]
+        shown = [line[2:] for line in lines if line.startswith("< ") and line.split()[1] in ("readyok", "bestmove", "error")]
+        e = Engine([sys.executable, str(PY_ENGINE)])
+        try:
+            e.send(*sent[:-1])  # all but quit: wait for every answer first
+            answers = []
+            while len(answers) < len(shown):
+                line = e.until("")[0]
+                if line.split()[0] in ("readyok", "bestmove", "error"):
+                    answers.append(line)
+            assert answers == shown
+        finally:
+            e.close()
