@@ -351,6 +351,7 @@ def test_a_tournament_with_both_engines(c_binary, tmp_path, capsys):
     assert games.loser.isna().all()  # nobody forfeited
     engine_moves = moves[moves.bot.isin(["py", "c"])]
     assert len(engine_moves) and (engine_moves.nodes <= 2000).all()
+    assert (engine_moves.reported == 1).all() and (engine_moves.over_budget == 0).all()  # as the engines said
 
 
 def test_the_protocol_doc_shows_what_the_python_engine_answers():
