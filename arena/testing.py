@@ -29,6 +29,8 @@ from arena.referee import _find, ask
 
 #: Budgets every bot must respect in ``check_bot``.
 DEFAULT_BUDGETS = (Budget(nodes=200), Budget(time=0.05))
+#: How often ``check_bot`` asks for a move that overran its time budget before it fails.
+TIME_ATTEMPTS = 3
 
 
 @dataclass
@@ -381,26 +383,39 @@ def check_bot(
             moves = moves[: rng.randrange(len(moves))]
             state = game.play(moves)
             where = f"bot {bot.spec!r} in {game.name} after {_line(game, moves)} with budget {budget}"
-            counter = Counter(budget)
-            start = time.perf_counter()
-            try:
-                bot.new_game(game, game.to_move(state), rng.getrandbits(32))
-                answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
-            except BudgetExhausted:
-                raise AssertionError(f"{where}: BudgetExhausted escaped from choose") from None
-            except Exception as exc:
-                detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                raise AssertionError(f"{where}: raised {detail}") from exc
-            seconds = time.perf_counter() - start
+            bot_seed = rng.getrandbits(32)
+            answer, counter, seconds = _timed_ask(bot, game, state, budget, bot_seed, where)
             move = answer.move if isinstance(answer, Decision) else answer
             legal = game.legal_moves(state)
             assert _find(legal, move) is not None, f"{where}: illegal move {move!r}; legal: {legal!r}"
             if budget.nodes is not None:
                 assert counter.nodes <= budget.nodes, f"{where}: searched {counter.nodes} nodes"
             if budget.time is not None:
-                assert seconds <= budget.time + time_margin, f"{where}: took {seconds:.3f}s"
+                # a busy machine can stall any process past a short deadline: the move is
+                # asked again, and only a bot that overruns every time fails
+                times = [seconds]
+                while seconds > budget.time + time_margin and len(times) < TIME_ATTEMPTS:
+                    seconds = _timed_ask(bot, game, state, budget, bot_seed, where)[2]
+                    times.append(seconds)
+                shown = ", ".join(f"{t:.3f}s" for t in times)
+                assert seconds <= budget.time + time_margin, f"{where}: took {shown}"
             checked += 1
     return checked
+
+
+def _timed_ask(bot: Bot, game: Game, state, budget: Budget, seed: int, where: str):
+    """One answer of ``bot`` as the referee asks for it, its counter and its wall-clock seconds."""
+    counter = Counter(budget)
+    start = time.perf_counter()
+    try:
+        bot.new_game(game, game.to_move(state), seed)
+        answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
+    except BudgetExhausted:
+        raise AssertionError(f"{where}: BudgetExhausted escaped from choose") from None
+    except Exception as exc:
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise AssertionError(f"{where}: raised {detail}") from exc
+    return answer, counter, time.perf_counter() - start
 
 
 def check_plugin(plugin, *, playouts: int = 10, positions: int = 3) -> None:

@@ -1,11 +1,12 @@
 """arena.testing fails with one AssertionError naming the game or bot, the moves and what broke."""
 
 import re
+import time
 
 import pytest
 
-from arena import Bot
-from arena.testing import check_bot, check_game, check_plugin
+from arena import Bot, Budget
+from arena.testing import TIME_ATTEMPTS, check_bot, check_game, check_plugin
 from games.nim import Nim
 from tests.plugins import clashing
 
@@ -83,3 +84,33 @@ def test_a_bot_that_raises_names_the_bot_the_game_the_moves_and_the_error():
 def test_a_plugin_whose_names_clash_fails_the_check_naming_the_clash():
     text = _message(lambda: check_plugin(clashing))
     assert "'random'" in text and "clashing" in text, text
+
+
+class SlowBot(Bot):
+    """Sleeps ``delay`` seconds on its first ``slow_asks`` moves, then answers at once."""
+
+    name = "slow"
+
+    def __init__(self, delay: float, slow_asks: int):
+        super().__init__()
+        self.delay, self.slow_asks, self.asks = delay, slow_asks, 0
+
+    def choose(self, game, state, budget):
+        self.asks += 1
+        if self.asks <= self.slow_asks:
+            time.sleep(self.delay)
+        return game.legal_moves(state)[0]
+
+
+def test_a_bot_that_always_overruns_its_time_budget_fails_with_every_time_it_took():
+    bot = SlowBot(delay=0.2, slow_asks=10**6)
+    text = _message(lambda: check_bot(bot, Nim(heaps=(3, 4)), budgets=(Budget(time=0.05),), positions=1, time_margin=0.05))
+    times = re.findall(r"(\d+\.\d+)s", text.partition(": took ")[2])
+    assert len(times) == TIME_ATTEMPTS and all(float(t) >= 0.2 for t in times), text
+    assert text.startswith("bot 'slow' in nim after "), text
+
+
+def test_a_move_stalled_once_by_a_busy_machine_is_asked_again():
+    bot = SlowBot(delay=0.2, slow_asks=1)
+    assert check_bot(bot, Nim(heaps=(3, 4)), budgets=(Budget(time=0.05),), positions=2, time_margin=0.05) == 2
+    assert bot.asks == 3  # the stalled move twice, the next one once
