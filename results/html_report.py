@@ -123,10 +123,11 @@ def _charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> tuple[dic
     """The charts as SVG, or (no charts, why not)."""
     from results.plots import svg_charts
 
+    charts = {"elo": None, "nodes_by_depth": None}
     try:
-        return svg_charts(games, moves, about), None
+        return {**charts, **svg_charts(games, moves, about)}, None
     except ArenaError as exc:
-        return {}, f"Charts are not drawn: {exc}."
+        return charts, f"Charts are not drawn: {exc}."
 
 
 def _games(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None) -> tuple[list[list[dict]], dict[int, str]]:

@@ -10,6 +10,7 @@ readers tell apart, and a marker each.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -205,5 +206,5 @@ def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> dict[s
                 buffer = io.StringIO()
                 figure.savefig(buffer, format="svg", metadata={"Date": None})
                 text = buffer.getvalue()
-                out[name] = text[text.index("<svg"):]
+                out[name] = re.sub(r"<metadata>.*?</metadata>\s*", "", text[text.index("<svg"):], flags=re.S)
     return out
