@@ -129,7 +129,7 @@ def show_output(db, game_id, capsys) -> list[str]:
 
 def open_replay(browser, game_id):
     browser.find_element(By.CSS_SELECTOR, f"button.replay[data-id='{game_id}']").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg, #board pre"))
 
 
 def pieces(browser) -> list[str]:
@@ -171,6 +171,23 @@ def test_jumping_to_a_ply_draws_that_position_with_its_move_statistics(browser, 
     current = browser.find_element(By.CSS_SELECTOR, "#moves-table tr.current").text.split()
     move = moves[4 - 1 - len(row["opening"].split())]
     assert current[0] == "3" and str(move["nodes"]) in current and move["move"] in current
+
+
+def test_a_game_without_a_picture_replays_its_text(browser, tmp_path, registry):
+    from results.store import Store
+
+    db, page = tmp_path / "nim.db", tmp_path / "nim.html"
+    assert main(["run", "--game", "nim", "--bot", "random", "--bot", "greedy", "--games", "2", "--no-isolation",
+                 "--jobs", "1", "--no-progress", "--db", str(db), "--html", str(page)]) == 0
+    with Store(db, create=False) as store:
+        row, moves = store.game(store.tournament(), 1)
+    game = registry.game("nim")
+    load(browser, page)
+    open_replay(browser, 1)
+    browser.find_element(By.CSS_SELECTOR, "button[data-step='last']").click()
+    shown = browser.find_element(By.CSS_SELECTOR, "#board pre").get_attribute("textContent")
+    assert shown == game.render(game.play(row["opening"].split() + [m["move"] for m in moves]))
+    assert errors(browser) == []
 
 
 def test_a_400_game_default_tournament_is_small_and_quick(browser, tmp_path):
