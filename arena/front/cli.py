@@ -104,8 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("db", help="results database")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
     p.add_argument(
-        "--format", choices=REPORT_FORMATS, help="text (the default), csv, markdown, json or html; "
-        "with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
+        "--format", choices=REPORT_FORMATS, help="text (the default), csv, markdown, json or html (the one-file "
+        "page --html writes); with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
     )
     p.add_argument(
         "--out", metavar="PATH", help="write the report into a file (one with an extension, or an existing "
