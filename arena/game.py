@@ -83,6 +83,16 @@ class Game(Configurable):
         """A text picture of the state for a terminal."""
         return repr(state)
 
+    def svg(self, state: State) -> str | None:
+        """A picture of the state as one ``<svg>`` element, for HTML reports; None: none.
+
+        Optional: a game that returns None (the default) is shown by its ``render`` text in
+        a monospaced block. The picture is inlined into the page once per ply, so keep it
+        small and self-contained (no scripts, no external images or fonts); a ``viewBox``
+        lets the page scale it.
+        """
+        return None
+
     def format_move(self, move: Move) -> str:
         """Text for a move; ``parse_move(format_move(m)) == m``."""
         return str(move)

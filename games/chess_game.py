@@ -324,6 +324,14 @@ class Chess(Game):
             lines.append(f"{self.player_name(self.to_move(state))} to move{check}; halfmove clock {b.halfmove_clock}")
         return "\n".join(lines)
 
+    def svg(self, state) -> str:
+        """python-chess's picture of the board, the king in check marked."""
+        import chess.svg
+
+        board = state._board
+        check = board.king(board.turn) if board.is_check() else None
+        return chess.svg.board(board, size=360, check=check)
+
     def format_move(self, move) -> str:
         try:
             return _TEXT[move]

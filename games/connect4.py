@@ -20,9 +20,11 @@ from games.connect4_board import Board
 from games.connect4_scoring import RULES, Scoring
 from games.connect4_symmetry import MirrorKey
 from games.connect4_threats import Threats
+from games.svg import disc, grid
 
 MAX_SIDE = 16
 _PLAYING, _WON, _DRAW = 0, 1, 2
+_DISCS = {"X": "#f5c518", "O": "#8b1e3f", ".": "#ffffff"}
 
 
 class ConnectFour(Game):
@@ -200,20 +202,30 @@ class ConnectFour(Game):
     def player_name(self, player: int) -> str:
         return "XO"[player]
 
-    def render(self, state) -> str:
-        position, mask, moves, status = state
+    def pieces(self, state) -> list[str]:
+        """"X", "O" or "." per cell, top row first, left to right (as ``render`` draws them)."""
+        position, mask, moves, _ = state
         first = position if moves & 1 == 0 else position ^ mask
-        h, width = self.rows + 1, len(str(self.columns))
-        lines = []
-        for r in range(self.rows - 1, -1, -1):
-            cells = []
-            for c in range(self.columns):
-                bit = 1 << (c * h + r)
-                cells.append("." if not mask & bit else "X" if first & bit else "O")
-            lines.append(" ".join(f"{s:>{width}}" for s in cells))
+        h = self.rows + 1
+        return [
+            "." if not mask >> (c * h + r) & 1 else "X" if first >> (c * h + r) & 1 else "O"
+            for r in range(self.rows - 1, -1, -1) for c in range(self.columns)
+        ]
+
+    def render(self, state) -> str:
+        _, _, moves, status = state
+        width, cells = len(str(self.columns)), self.pieces(state)
+        lines = [
+            " ".join(f"{s:>{width}}" for s in cells[r : r + self.columns]) for r in range(0, len(cells), self.columns)
+        ]
         lines.append(" ".join(f"{c + 1:>{width}}" for c in range(self.columns)))
         lines.append(self.result_text(state) if status else f"{self.player_name(moves & 1)} to move")
         return "\n".join(lines)
+
+    def svg(self, state) -> str:
+        """Yellow (X) and dark red (O) discs, far apart in lightness, in a blue frame."""
+        return grid(self.pieces(state), self.columns, disc(_DISCS), board="#2b5ea7", labels_below=True,
+                    column_labels=[str(c + 1) for c in range(self.columns)], title="Connect Four board")
 
     def format_move(self, move) -> str:
         return str(move + 1)

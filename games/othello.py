@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from arena import Game, param
 from games.bitboard import squares
+from games.svg import disc, grid
 
 PASS = -1
 """The pass move (legal only when the player to move has no placement)."""
 
 _LETTERS = "abcdefgh"
+_DISC = disc({"X": "#111111", "O": "#f4f4f4", ".": None}, stroke="#111111")
 
 
 class Othello(Game):
@@ -165,17 +167,18 @@ class Othello(Game):
     def player_name(self, player: int) -> str:
         return ("black", "white")[player]
 
-    def render(self, state) -> str:
-        own, opp, player, mobility = state
+    def pieces(self, state) -> list[str]:
+        """"X" (black), "O" (white) or "." per square, row-major from a1 (top-left)."""
+        own, opp, player, _ = state
         black, white = (opp, own) if player else (own, opp)
-        n = self.size
+        return ["X" if black >> i & 1 else "O" if white >> i & 1 else "." for i in range(self.cells)]
+
+    def render(self, state) -> str:
+        _, _, player, mobility = state
+        n, cells = self.size, self.pieces(state)
         lines = ["  " + " ".join(_LETTERS[:n])]
         for r in range(n):
-            row = []
-            for c in range(n):
-                bit = 1 << (r * n + c)
-                row.append("X" if black & bit else "O" if white & bit else ".")
-            lines.append(f"{r + 1} " + " ".join(row))
+            lines.append(f"{r + 1} " + " ".join(cells[r * n : (r + 1) * n]))
         nb, nw = self.discs(state)
         if mobility == 0:
             status = f"game over: {self.result_text(state)}"
@@ -185,6 +188,12 @@ class Othello(Game):
                 status += " and must pass"
         lines.append(f"{status}; discs X {nb}, O {nw}")
         return "\n".join(lines)
+
+    def svg(self, state) -> str:
+        """Black and white discs on a green board ruled into squares."""
+        n = self.size
+        return grid(self.pieces(state), n, _DISC, board="#2e7d4f", lines="#123d25", column_labels=_LETTERS[:n],
+                    row_labels=[str(r + 1) for r in range(n)], title="Othello board")
 
     def result_text(self, state) -> str:
         black, white = self.discs(state)

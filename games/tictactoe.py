@@ -17,12 +17,24 @@ from operator import or_
 
 from arena import Game, param
 from games.bitboard import open_lines, squares
+from games.svg import grid
 
 MAX_CELLS = 64
 #: Boards up to this size get symmetry-reduced keys (a memo of every position seen).
 MAX_SYMMETRIC_CELLS = 16
 _PLAYING, _X_WON, _O_WON, _DRAW = 0, 1, 2, 3
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _mark(x: float, y: float, letter: str) -> str:
+    """A cross or a ring centred at (x, y), tagged with its letter; nothing on an empty cell."""
+    if letter == "X":
+        return (f'<path d="M{x - 0.3:g} {y - 0.3:g}l0.6 0.6m0 -0.6l-0.6 0.6" stroke="#0072b2" stroke-width="0.1"'
+                ' data-piece="X"/>')
+    if letter == "O":
+        return (f'<circle cx="{x:g}" cy="{y:g}" r="0.3" fill="none" stroke="#d55e00" stroke-width="0.1"'
+                ' data-piece="O"/>')
+    return ""
 
 
 class TicTacToe(Game):
@@ -202,20 +214,28 @@ class TicTacToe(Game):
     def player_name(self, player: int) -> str:
         return "XO"[player]
 
+    def pieces(self, state) -> list[str]:
+        """"X", "O" or "." per cell, row-major from the top-left."""
+        x, o, _ = state
+        return ["X" if x >> c & 1 else "O" if o >> c & 1 else "." for c in range(self._cells)]
+
     def render(self, state) -> str:
-        x, o, status = state
-        width = len(str(self.rows))
-        lines = [" " * width + "  " + " ".join(_LETTERS[: self.columns])]
+        _, _, status = state
+        width, cells, n = len(str(self.rows)), self.pieces(state), self.columns
+        lines = [" " * width + "  " + " ".join(_LETTERS[:n])]
         for r in range(self.rows):
-            cells = []
-            for c in range(r * self.columns, (r + 1) * self.columns):
-                cells.append("X" if x >> c & 1 else "O" if o >> c & 1 else ".")
-            lines.append(f"{r + 1:>{width}}  " + " ".join(cells))
+            lines.append(f"{r + 1:>{width}}  " + " ".join(cells[r * n : (r + 1) * n]))
         if status:
             lines.append(self.result_text(state))
         else:
             lines.append(f"{self.player_name(self.to_move(state))} to move")
         return "\n".join(lines)
+
+    def svg(self, state) -> str:
+        """Blue crosses (X) and orange rings (O) on a ruled board, coordinates as moves are written."""
+        return grid(self.pieces(state), self.columns, _mark, board="#ffffff", lines="#444444",
+                    column_labels=_LETTERS[: self.columns], row_labels=[str(r + 1) for r in range(self.rows)],
+                    title="tic-tac-toe board")
 
     def format_move(self, move) -> str:
         r, c = divmod(move, self.columns)

@@ -1,11 +1,16 @@
-"""PNG charts of one tournament: Elo with intervals, a crosstable heatmap, nodes per move by depth.
+"""Charts of one tournament: Elo with intervals, a crosstable heatmap, nodes per move by depth.
 
-matplotlib is optional (``pip install 'botarena[plots]'``) and imported only when plotting.
-Figures are drawn with the Agg canvas directly, so pyplot's global state is never touched.
+``plot_all`` writes them as PNG files, ``svg_charts`` gives the Elo and depth charts as SVG
+text for the HTML report. matplotlib is optional (``pip install 'botarena[plots]'``) and
+imported only when plotting. Figures are drawn with the Agg canvas directly, so pyplot's
+global state is never touched. Bots' lines take the Okabe-Ito colours, which colour-blind
+readers tell apart, and a marker each.
 """
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +22,9 @@ from results.about import About, Entry
 from results.render import directory
 from results.report import crosstable, standings
 
-_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:olive",
-            "tab:cyan", "tab:gray"]
+_COLOURS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000"]
+"""Okabe and Ito's palette for colour-blind readers (https://jfly.uni-koeln.de/color/)."""
+_MARKERS = "osD^vP*X"
 
 
 def check_matplotlib() -> None:
@@ -40,7 +46,7 @@ def _figure(width: float, height: float):
     return figure
 
 
-def _elo(table: pd.DataFrame, about: About, path: Path) -> None:
+def _elo(table: pd.DataFrame):
     """Horizontal error bars, best bot on top."""
     figure = _figure(7, 1.9 + 0.45 * len(table))
     ax = figure.add_subplot()
@@ -55,11 +61,10 @@ def _elo(table: pd.DataFrame, about: About, path: Path) -> None:
     ax.set_xlabel("Elo (mean 0) with 95% interval")
     ax.set_title("Elo ratings")
     ax.grid(axis="x", alpha=0.3)
-    _headline(figure, about)
-    figure.savefig(path)
+    return figure
 
 
-def _heatmap(rates: pd.DataFrame, about: About, path: Path) -> None:
+def _heatmap(rates: pd.DataFrame):
     """Score rate of the row bot against the column bot, red (lost) to green (won)."""
     size = 2.5 + 0.7 * len(rates)
     figure = _figure(size + 1.2, size + 1.2)
@@ -77,8 +82,7 @@ def _heatmap(rates: pd.DataFrame, about: About, path: Path) -> None:
     ax.set_ylabel("bot")
     ax.set_title("Score rate of row against column")
     figure.colorbar(image, ax=ax, label="score rate", shrink=0.8)
-    _headline(figure, about)
-    figure.savefig(path)
+    return figure
 
 
 def _node_budgets(about: About) -> dict[str, int]:
@@ -94,25 +98,25 @@ def _node_budgets(about: About) -> dict[str, int]:
     return out
 
 
-def _nodes_by_depth(moves: pd.DataFrame, order: list[str], about: About, path: Path) -> bool:
+def _nodes_by_depth(moves: pd.DataFrame, order: list[str], about: About):
     """Search cost: per bot, median nodes of the moves that completed each depth within the budget.
 
     A move that used its whole node budget tells the budget, not the depth's cost: such moves
     are left out of the medians and marked on the budget's line instead, with their count.
-    Depths without a move leave a gap. False (no chart) if no move reports a depth.
+    Depths without a move leave a gap. None (no chart) if no move reports a depth.
     """
     depth = moves["depth"].astype("Float64").astype(float)
     if depth.isna().all():
-        return False
+        return None
     budgets = _node_budgets(about)
     moves = moves.assign(depth=depth)
     moves = moves.assign(stopped=moves["nodes"] >= moves["bot"].map(budgets).fillna(np.inf))
     figure = _figure(8, 6.5)
     ax = figure.add_subplot()
-    colours = iter(_COLOURS * (1 + len(order) // len(_COLOURS)))
+    styles = iter(list(zip(_COLOURS, _MARKERS)) * (1 + len(order) // len(_COLOURS)))
     measured = moves.dropna(subset=["depth"])
     for bot in [b for b in order if b in set(measured["bot"])]:
-        mine, colour = measured[measured["bot"] == bot], next(colours)
+        mine, (colour, marker) = measured[measured["bot"] == bot], next(styles)
         cost = mine[~mine["stopped"] & (mine["nodes"] > 0)].groupby("depth")["nodes"].agg(["median", "size"])
         stopped = mine[mine["stopped"]].groupby("depth").size()
         label = str(bot)
@@ -121,11 +125,11 @@ def _nodes_by_depth(moves: pd.DataFrame, order: list[str], about: About, path: P
         if len(cost):
             span = np.arange(cost.index.min(), cost.index.max() + 1)
             line = cost["median"].reindex(span)  # NaN where no move: the line breaks there
-            ax.plot(span, line.to_numpy(), marker="o", color=colour, label=label)
+            ax.plot(span, line.to_numpy(), marker=marker, color=colour, label=label)
             for d, median, size in cost.itertuples():
                 ax.annotate(f"{size:,}", (d, median), xytext=(4, 4), textcoords="offset points", fontsize=6, color=colour)
         else:
-            ax.plot([], [], marker="o", color=colour, label=label)
+            ax.plot([], [], marker=marker, color=colour, label=label)
         for d, size in stopped.items():
             ax.scatter([d], [budgets[bot]], marker="x", color=colour)
             ax.annotate(f"{size:,}", (d, budgets[bot]), xytext=(4, -10), textcoords="offset points", fontsize=6,
@@ -144,9 +148,7 @@ def _nodes_by_depth(moves: pd.DataFrame, order: list[str], about: About, path: P
     ax.grid(True, which="major", alpha=0.4)
     ax.grid(True, which="minor", alpha=0.1)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, frameon=False)
-    _headline(figure, about)
-    figure.savefig(path)
-    return True
+    return figure
 
 
 def _headline(figure, about: About) -> None:
@@ -173,10 +175,36 @@ def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, abou
     out = directory(out_dir, "the charts")
     about = about or _about(games)
     moves = moves[moves["game_id"].isin(games["game_id"])]
-    paths = [out / "elo.png", out / "crosstable.png"]
     table = standings(games, moves)
-    _elo(table, about, paths[0])
-    _heatmap(crosstable(games, normalize=True), about, paths[1])
-    if _nodes_by_depth(moves, list(table.index), about, out / "nodes_by_depth.png"):
-        paths.append(out / "nodes_by_depth.png")
+    figures = {"elo": _elo(table), "crosstable": _heatmap(crosstable(games, normalize=True)),
+               "nodes_by_depth": _nodes_by_depth(moves, list(table.index), about)}
+    paths = []
+    for name, figure in figures.items():
+        if figure is not None:
+            _headline(figure, about)
+            paths.append(out / f"{name}.png")
+            figure.savefig(paths[-1])
     return paths
+
+
+def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> dict[str, str]:
+    """The Elo chart and (when moves report depths) the depth chart, as ``<svg>`` text to inline.
+
+    Text stays text (``svg.fonttype: none``) and nothing is dated, so a chart is small and
+    equal tournaments give equal charts. Raises ArenaError when matplotlib is not installed.
+    """
+    check_matplotlib()
+    from matplotlib import rc_context
+
+    moves = moves[moves["game_id"].isin(games["game_id"])]
+    table = standings(games, moves)
+    figures = {"elo": _elo(table), "nodes_by_depth": _nodes_by_depth(moves, list(table.index), about)}
+    out = {}
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "botarena"}):
+        for name, figure in figures.items():
+            if figure is not None:
+                buffer = io.StringIO()
+                figure.savefig(buffer, format="svg", metadata={"Date": None})
+                text = buffer.getvalue()
+                out[name] = re.sub(r"<metadata>.*?</metadata>\s*", "", text[text.index("<svg"):], flags=re.S)
+    return out

@@ -9,7 +9,10 @@ import sys
 import arena
 from arena.errors import ArenaError
 from arena.front.play import cmd_play
-from arena.front.reports import REPORT_FORMATS, RESULTS, TERMINATIONS, cmd_list, cmd_report, cmd_show, report_text
+from arena.front.reports import (
+    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, report_text,
+    write_html_report,
+)
 from arena.front.settings import DEFAULT_SETTINGS, UsageError
 from arena.params import format_value
 from arena.plugins import Registry, get_registry
@@ -95,17 +98,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
+    p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
 
     p = sub.add_parser("report", help="print or write the report of a stored tournament")
     p.add_argument("db", help="results database")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
     p.add_argument(
-        "--format", choices=REPORT_FORMATS, help="text (the default), csv, markdown, json or html; "
-        "with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
+        "--format", choices=REPORT_FORMATS, help="text (the default), csv, markdown, json or html (the one-file "
+        "page --html writes); with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
     )
     p.add_argument(
         "--out", metavar="PATH", help="write the report into a file (one with an extension, or an existing "
         "file), or into a directory, one file per table",
+    )
+    p.add_argument(
+        "--html", metavar="FILE", help="write the report as one self-contained HTML page: sortable tables, charts, "
+        "every game replayable (needs Jinja2; charts need matplotlib)",
     )
     p.add_argument("--plots", metavar="DIR", help="write PNG charts into the directory DIR (needs matplotlib)")
 
@@ -212,6 +220,7 @@ def cmd_run(registry: Registry, args) -> int:
         "database": args.db,
         "jobs": args.jobs,
     }
+    html = check_html_target(args.html) if args.html else None  # a bad path fails before any game
     values = settings(args.config, overrides)
     values.update(dask=args.dask, progress=not args.no_progress)
     config, run = build(values)
@@ -228,6 +237,8 @@ def cmd_run(registry: Registry, args) -> int:
     name = result.tournament.name
     print(report_text(db, name))
     print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {name!r}; {result.played} played now)")
+    if html is not None:
+        print(f"HTML report: {write_html_report(db, html, name, registry)}")
     if result.failed:
         print(
             f"arena: {len(result.failed)} games could not be played (see the warnings above); "

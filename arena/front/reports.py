@@ -9,7 +9,8 @@ from pathlib import Path
 
 from arena.front.play import move_line
 from arena.front.settings import UsageError
-from arena.plugins import Registry
+from arena.errors import ArenaError
+from arena.plugins import Registry, get_registry
 from arena.records import MoveRecord, Termination
 
 REPORT_FORMATS = ("text", "csv", "markdown", "json", "html")
@@ -27,6 +28,54 @@ def report_text(db: str, tournament: str | None) -> str:
 
     tables = results.load(db, tournament)
     return render(report(tables.games, tables.moves), "text", tables.about)
+
+
+def html_page(db: str, tournament: str | None = None, registry: Registry | None = None) -> str:
+    """The one-file HTML report of a stored tournament (default: the latest), as text.
+
+    The page replays every game with the tournament's game from ``registry`` (default: the
+    installed plugins); if that game is not installed, the games are listed without replays.
+    """
+    import results
+    from results.html_report import check_jinja, html
+    from results.store import Store
+
+    check_jinja()  # before the work, and in one line
+    tables = results.load(db, tournament)
+    if tables.games.empty:
+        raise UsageError(f"tournament in {db!r} has no finished game yet")
+    with Store(db, create=False) as store:
+        config = store.tournament(tables.about.name).config
+    registry = registry or get_registry()
+    try:
+        game = registry.game(tables.about.game)
+    except ArenaError:  # a plugin that is not installed here: list the games all the same
+        game = None
+    return html(tables, game, config)
+
+
+def write_html_report(db: str, path: str | Path, tournament: str | None = None, registry: Registry | None = None) -> Path:
+    """Write ``html_page`` into the file ``path`` (its directory created); returns the path.
+
+    What ``arena report --html`` and ``arena run --html`` do, for any command to call.
+    """
+    from results.html_report import save
+
+    return save(path, html_page(db, tournament, registry))
+
+
+def check_html_target(path: str) -> Path:
+    """``--html`` as a file to write; UsageError if it is a directory or under a file. Needs Jinja2."""
+    from results.html_report import check_jinja
+
+    target = Path(path)
+    blocker = _blocked(target)
+    if blocker is not None:
+        raise UsageError(f"cannot write the HTML report to {path!r}: {str(blocker)!r} is a file, not a directory")
+    if target.is_dir() or path.endswith(("/", os.sep)):
+        raise UsageError(f"--html takes a file name (e.g. report.html), not the directory {path!r}")
+    check_jinja()
+    return target
 
 
 def _blocked(path: Path) -> Path | None:
@@ -81,19 +130,32 @@ def cmd_report(registry: Registry, args) -> int:
     from results.report import render, report, write, write_file
 
     fmt, out, single = report_target(args.out, args.format)  # every path is checked before any output
+    if fmt == "html":  # the HTML report is one self-contained page: what --html writes
+        if out is not None and not single:
+            raise UsageError(f"the HTML report is one file, not a directory: give --html {out / 'report.html'}")
+        if out is not None and args.html:
+            raise UsageError("give the HTML report's file once: --html FILE (or --out FILE.html)")
+        args.html = args.html or (str(out) if out is not None else None)
+    page = check_html_target(args.html) if args.html else None
     plots = check_plots_target(args.plots) if args.plots else None
     tables = results.load(args.db, args.tournament)
     if tables.games.empty:
         raise UsageError(f"tournament in {args.db!r} has no finished game yet")
     about = tables.about
-    out_tables = report(tables.games, tables.moves)
-    if out is None:
-        print(render(out_tables, fmt, about))
-    elif single:
-        print(write_file(out_tables, fmt, out, about))
-    else:
-        for path in write(out_tables, fmt, out, about):
-            print(path)
+    if page is not None:
+        print(write_html_report(args.db, page, about.name, registry))
+    if fmt == "html":
+        if page is None:
+            print(html_page(args.db, about.name, registry), end="")
+    elif page is None or args.format or args.out:  # --html alone writes the page alone
+        out_tables = report(tables.games, tables.moves)
+        if out is None:
+            print(render(out_tables, fmt, about))
+        elif single:
+            print(write_file(out_tables, fmt, out, about))
+        else:
+            for path in write(out_tables, fmt, out, about):
+                print(path)
     if plots is not None:
         from results.plots import plot_all
 

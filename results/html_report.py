@@ -1,0 +1,210 @@
+"""One self-contained HTML page of a tournament: tables, charts, every game and its replay.
+
+The page works offline: its style, script, charts (inline SVG) and boards are all in the one
+file. It is built with Jinja2 (``pip install 'botarena[html]'``) from
+``results/templates/report.html.j2`` and the style and script in ``results/static/``.
+Charts need matplotlib (``botarena[plots]``); without it the page says so. Boards are
+drawn by the game (``Game.svg``, else its text ``render``) for every ply of every game
+(see ``results.replay``); with no game given, the games are listed without replays.
+"""
+
+from __future__ import annotations
+
+import math
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+
+from arena.errors import ArenaError, ParameterError
+from arena.game import Game
+from results.about import About
+from results.render import _number, directory
+from results.replay import pack, replay
+from results.report import by_colour, standings, terminations
+from results.verdict import Verdict, game_pairs, sprt_verdict
+
+STANDINGS = {
+    "games": "Games", "wins": "Wins", "draws": "Draws", "losses": "Losses", "score": "Points",
+    "score_rate": "Score rate", "win_rate": "Win rate", "elo": "Elo", "±": "Elo ± (95%)",
+    "nodes_per_move": "Nodes per move", "nodes_per_second": "Nodes per second", "depth": "Mean depth",
+    "seconds_per_move": "Seconds per move",
+}
+FAULTS = {
+    "normal": "Ended normally", "timeout": "Timeouts", "crash": "Crashes", "illegal_move": "Illegal moves",
+    "memory": "Over memory", "output": "Over output", "forfeits": "Own faults in all",
+    "wins_by_forfeit": "Won by the opponent's fault",
+}
+SCALE = ((0.0, (230, 97, 1)), (0.5, (247, 247, 247)), (1.0, (94, 60, 153)))
+"""The crosstable's colour scale, ColorBrewer's PuOr (safe for colour-blind readers): orange
+where the row's bot lost everything, light grey at half the points, purple where it won all."""
+
+
+def check_jinja() -> None:
+    """ArenaError saying how to install Jinja2, when it cannot be imported."""
+    try:
+        import jinja2  # noqa: F401
+    except ImportError:
+        raise ArenaError("the HTML report needs Jinja2: pip install 'botarena[html]'") from None
+
+
+def _colour(rate: float) -> str:
+    """The scale's colour at ``rate`` (0..1), as CSS."""
+    for (a, ca), (b, cb) in zip(SCALE, SCALE[1:]):
+        if rate <= b:
+            t = (rate - a) / (b - a)
+            return "rgb({},{},{})".format(*(round(x + t * (y - x)) for x, y in zip(ca, cb)))
+    return "rgb({},{},{})".format(*SCALE[-1][1])
+
+
+def _value(v):
+    """A cell's sort key for the page: a number, or None for a missing one."""
+    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return None
+    return float(v) if isinstance(v, (int, float)) or hasattr(v, "__float__") else v
+
+
+def _table(frame: pd.DataFrame, headers: dict[str, str], label: str = "Bot") -> dict:
+    """A table for the template: word headers, and per cell its text and its sort value."""
+    frame = frame.copy()
+    if {"elo_low", "elo_high"} <= set(frame.columns):
+        frame["±"] = (frame["elo_high"] - frame["elo_low"]) / 2
+    columns = [c for c in headers if c in frame.columns]
+    rows = [
+        [(str(name), str(name))] + [(_number(c, frame.at[name, c]), _value(frame.at[name, c])) for c in columns]
+        for name in frame.index
+    ]
+    return {"headers": [label] + [headers[c] for c in columns], "rows": rows}
+
+
+def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
+    """Per row bot: its cells against each column bot (None on the diagonal or without games)."""
+    score = games["score_first"].astype(float)
+    sides = pd.concat([
+        pd.DataFrame({"bot": games["first"], "opponent": games["second"], "score": score}),
+        pd.DataFrame({"bot": games["second"], "opponent": games["first"], "score": 1 - score}),
+    ])
+    grouped = sides.groupby(["bot", "opponent"])["score"]
+    stats = pd.DataFrame({
+        "wins": grouped.apply(lambda s: int((s == 1).sum())), "draws": grouped.apply(lambda s: int((s == 0.5).sum())),
+        "losses": grouped.apply(lambda s: int((s == 0).sum())), "points": grouped.sum(), "games": grouped.size(),
+    })
+    rows = []
+    for bot in order:
+        cells = []
+        for other in order:
+            if bot == other or (bot, other) not in stats.index:
+                cells.append(None)
+                continue
+            s = stats.loc[(bot, other)]
+            rate = s["points"] / s["games"]
+            cells.append({
+                "wdl": f"{int(s['wins'])}-{int(s['draws'])}-{int(s['losses'])}", "games": int(s["games"]),
+                "rate": f"{100 * rate:.0f}%", "colour": _colour(rate), "dark": abs(rate - 0.5) > 0.3,
+                "points": _number("score", s["points"]),
+            })
+        rows.append({"bot": bot, "cells": cells})
+    return rows
+
+
+def _verdict(verdict: Verdict | None) -> dict | None:
+    if verdict is None:
+        return None
+    t, s = verdict.test, verdict.status
+    return {
+        "state": verdict.state, "candidate": verdict.candidate, "llr": f"{s.llr:.2f}",
+        "lower": f"{s.lower:.2f}", "upper": f"{s.upper:.2f}", "counts": verdict.counts,
+        "pairs": sum(verdict.counts), "unpaired": verdict.unpaired,
+        "hypotheses": f"H0: {t.elo0:g} against H1: {t.elo1:g} ({t.model} Elo), alpha {t.alpha:g}, beta {t.beta:g}",
+    }
+
+
+def _charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> tuple[dict, str | None]:
+    """The charts as SVG, or (no charts, why not)."""
+    from results.plots import svg_charts
+
+    charts = {"elo": None, "nodes_by_depth": None}
+    try:
+        return {**charts, **svg_charts(games, moves, about)}, None
+    except ArenaError as exc:
+        return charts, f"Charts are not drawn: {exc}."
+
+
+def _games(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None) -> tuple[list[list[dict]], dict[int, str]]:
+    """The games in pairs (one opening, colours swapped; a game whose partner is missing alone)
+    and, given the game, each one's packed replay."""
+    by_id = {int(r["game_id"]): r for r in games.to_dict("records")}
+    pairs, unpaired = game_pairs(games)
+    groups = sorted([list(p) for p in pairs] + [[g] for g in unpaired])
+    grouped = moves.groupby("game_id") if len(moves) else None
+    listed, replays = [], {}
+    for group in groups:
+        rows = []
+        for gid in group:
+            r = by_id[gid]
+            loser = r["loser"]
+            faulty = None if loser is pd.NA or loser is None else r[("first", "second")[int(loser)]]
+            rows.append({
+                "id": gid, "first": r["first"], "second": r["second"], "result": r["result"],
+                "termination": r["termination"], "plies": int(r["plies"]), "faulty": faulty,
+                "opening": r["opening"], "message": r["message"],
+            })
+            if game is not None:
+                stored = grouped.get_group(gid).to_dict("records") if grouped is not None and gid in grouped.groups else []
+                replays[gid] = pack(replay(game, r, stored))
+        listed.append(rows)
+    return listed, replays
+
+
+def html(tables, game: Game | None = None, config: dict | None = None) -> str:
+    """The page of ``tables`` (``results.load``'s games, moves and about), as text.
+
+    ``game`` (the tournament's game) draws the boards of the replays; ``config`` (the
+    stored tournament's settings) gives an SPRT run's hypotheses for its verdict.
+    """
+    check_jinja()
+    import jinja2
+
+    games, moves, about = tables.games, tables.moves, tables.about
+    if games.empty:
+        raise ParameterError(f"tournament {about.name!r} has no finished game yet: nothing to report")
+    moves = moves[moves["game_id"].isin(games["game_id"])]
+    table = standings(games, moves)
+    order = [str(b) for b in table.index]
+    names = (game.player_name(0), game.player_name(1)) if game is not None else ("first", "second")
+    colours = {f"{seat}_{what}": f"{label} as {names[k]}" for k, seat in enumerate(("first", "second"))
+               for what, label in (("games", "Games"), ("score", "Points"), ("rate", "Score rate"))}
+    charts, charts_missing = _charts(games, moves, about)
+    listed, replays = _games(games, moves, game)
+    files = resources.files("results")
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    template = env.from_string(files.joinpath("templates/report.html.j2").read_text(encoding="utf-8"))
+    return template.render(
+        about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
+        crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games), colours),
+        faults=_table(terminations(games), FAULTS), charts=charts, charts_missing=charts_missing,
+        verdict=_verdict(sprt_verdict(games, config, not about.partial) if config else None),
+        groups=listed, replays=replays, replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
+        bots=order, results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
+        scale=[(f"{100 * at:.0f}%", _colour(at)) for at, _ in SCALE],
+        style=files.joinpath("static/report.css").read_text(encoding="utf-8"),
+        script=files.joinpath("static/report.js").read_text(encoding="utf-8"),
+    )
+
+
+def save(path: str | Path, page: str) -> Path:
+    """Write ``page`` into the file ``path``, its directory created; returns the path."""
+    path = Path(path)
+    if path.is_dir():
+        raise ParameterError(f"cannot write the HTML report into {str(path)!r}: it is a directory; give a file name")
+    directory(path.parent, f"the report {path.name!r}")
+    try:
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    return path
+
+
+def write_html(path: str | Path, tables, game: Game | None = None, config: dict | None = None) -> Path:
+    """Write the page (see ``html``) into the file ``path``, its directory created; returns the path."""
+    return save(path, html(tables, game, config))

@@ -1,0 +1,93 @@
+"""Stored games replayed for the HTML report: the board at every ply, drawn by the game.
+
+A game is replayed from its opening and stored moves with ``game.parse_move`` and
+``game.apply``. Each board is the game's ``svg`` (or, for a game without one, its text
+``render``). Boards one ply apart differ in a few pieces, so a game's boards are stored
+as a table of distinct fragments (the SVG cut after each tag, or the text cut into lines)
+and each board as the list of its fragments' numbers; the whole is gzipped and base64'd.
+The page decompresses a game when it is opened (``DecompressionStream``).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import math
+import numbers
+import re
+from typing import Iterable
+
+from arena.game import Game
+
+_TAG_END = re.compile(r"(?<=>)")
+
+
+def _fragments(picture: str, svg: bool) -> list[str]:
+    return _TAG_END.split(picture) if svg else picture.splitlines(keepends=True)
+
+
+def _number(value):
+    """A plain int or float for JSON (numpy's too); None for a missing one (None, NaN, pandas' NA)."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real) and not math.isnan(value):
+        return float(value)
+    return None
+
+
+def replay(game: Game, row: dict, moves: Iterable[dict]) -> dict:
+    """The replay of one stored game: players, result, its moves and the board at every ply.
+
+    ``row`` is the game's row (first, second, opening, result, termination, message, ...),
+    ``moves`` its move rows in ply order (move, ply, player, nodes, seconds, depth, score).
+    Boards are ``boards[k]``: the position after ``k`` plies, as fragment numbers into
+    ``parts``. If a move cannot be replayed, the boards stop before it and ``error`` says why.
+    """
+    opening = row["opening"].split()
+    listed = [
+        {"ply": i, "player": None, "move": text} for i, text in enumerate(opening)
+    ] + [
+        {"ply": int(m["ply"]), "player": int(m["player"]), "move": m["move"], "nodes": _number(m["nodes"]),
+         "depth": _number(m["depth"]), "score": _number(m["score"]), "seconds": _number(m["seconds"])}
+        for m in moves
+    ]
+    parts: dict[str, int] = {}
+    boards: list[list[int]] = []
+    error, svg = None, True
+
+    def draw(state) -> None:
+        text = game.svg(state) if svg else game.render(state)
+        boards.append([parts.setdefault(f, len(parts)) for f in _fragments(text, svg)])
+
+    try:
+        state = game.initial_state()
+        svg = game.svg(state) is not None
+        draw(state)
+        for entry in listed:
+            state = game.apply(state, game.parse_move(entry["move"]))
+            draw(state)
+    except Exception as exc:  # a game that cannot replay its own record: the page says so
+        error = f"the boards stop at ply {max(len(boards) - 1, 0)}: {type(exc).__name__}: {exc}"
+    return {
+        "id": int(row["game_id"]), "first": row["first"], "second": row["second"],
+        "names": [game.player_name(0), game.player_name(1)], "result": row["result"],
+        "termination": row["termination"], "message": row["message"], "opening": len(opening),
+        "moves": listed, "kind": "svg" if svg else "text", "parts": list(parts), "boards": boards, "error": error,
+    }
+
+
+def pack(data: dict) -> str:
+    """``data`` as JSON, gzipped (no timestamp, so equal data packs equally) and base64'd."""
+    raw = json.dumps(data, separators=(",", ":"), allow_nan=False).encode()
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def unpack(text: str) -> dict:
+    """The data ``pack`` packed (for tests and tools)."""
+    return json.loads(gzip.decompress(base64.b64decode(text)))
+
+
+def board(data: dict, ply: int) -> str:
+    """The picture (SVG or text) of the board after ``ply`` plies of an unpacked replay."""
+    return "".join(data["parts"][i] for i in data["boards"][ply])

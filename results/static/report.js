@@ -1,0 +1,169 @@
+// The HTML report's interaction: sortable tables, game filters, and the replay of a game.
+// Plain JavaScript, no library and no build step; the page works without a network.
+"use strict";
+
+// ---- sortable tables: a click on a column's name sorts by it, a second click reverses ----
+function sortBy(table, column) {
+  const head = table.tHead.rows[0].cells[column];
+  const descending = head.getAttribute("aria-sort") !== "descending";
+  for (const th of table.tHead.rows[0].cells) th.removeAttribute("aria-sort");
+  head.setAttribute("aria-sort", descending ? "descending" : "ascending");
+  const body = table.tBodies[0];
+  const key = (row) => {
+    const value = row.cells[column].dataset.value;
+    const number = Number(value);
+    return value === undefined ? null : value !== "" && !Number.isNaN(number) ? number : value;
+  };
+  const rows = Array.from(body.rows);
+  rows.sort((a, b) => {
+    const x = key(a), y = key(b);
+    if (x === null || y === null) return (x === null) - (y === null); // missing values last
+    const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+    return descending ? -order : order;
+  });
+  body.append(...rows);
+}
+
+for (const table of document.querySelectorAll("table.sortable")) {
+  Array.from(table.tHead.rows[0].cells).forEach((th, column) => {
+    th.querySelector("button").addEventListener("click", () => sortBy(table, column));
+  });
+}
+
+// ---- the games list: filter by bot, result and termination; pairs stay together ----
+const filters = document.getElementById("filters");
+
+function points(row, bot) {
+  const first = { "1-0": 1, "0-1": 0 }[row.dataset.result] ?? 0.5;
+  return row.dataset.first === bot ? first : 1 - first;
+}
+
+function applyFilters() {
+  const bot = filters.bot.value, result = filters.result.value, termination = filters.termination.value;
+  let shown = 0, total = 0;
+  for (const group of document.querySelectorAll("#games-table tbody.pair")) {
+    let any = false;
+    for (const row of group.rows) {
+      total += 1;
+      const d = row.dataset;
+      let ok = !bot || d.first === bot || d.second === bot;
+      if (ok && termination) ok = d.termination === termination;
+      if (ok && (result === "win" || result === "loss")) ok = !!bot && points(row, bot) === (result === "win" ? 1 : 0);
+      else if (ok && result) ok = d.result === result;
+      row.hidden = !ok;
+      any = any || ok;
+      shown += ok ? 1 : 0;
+    }
+    group.hidden = !any;
+  }
+  const needsBot = (result === "win" || result === "loss") && !bot;
+  document.getElementById("shown").textContent =
+    needsBot ? "choose a bot: whose win or loss?" : `${shown} of ${total} games shown`;
+}
+
+filters.addEventListener("change", applyFilters);
+applyFilters();
+
+// ---- replay: boards are gzipped per game and unpacked when the game is opened ----
+const dialog = document.getElementById("replay");
+const board = document.getElementById("board");
+const plyInput = document.getElementById("ply");
+const slider = document.getElementById("ply-slider");
+const movesBody = document.querySelector("#moves-table tbody");
+let packed = null; // game id -> base64 of gzipped JSON, parsed on first use
+let current = null; // the open game's data
+let ply = 0;
+
+async function unpack(text) {
+  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+function number(value, digits) {
+  if (value === null || value === undefined) return "–";
+  return digits === undefined ? value.toLocaleString("en") : value.toFixed(digits);
+}
+
+function cell(row, text, numeric) {
+  const td = row.insertCell();
+  td.textContent = text;
+  if (numeric) td.className = "num";
+}
+
+function listMoves(data) {
+  movesBody.replaceChildren();
+  data.moves.forEach((m, k) => {
+    const row = movesBody.insertRow();
+    row.dataset.ply = k + 1; // the board after this move
+    if (m.player === null) row.className = "opening";
+    cell(row, m.ply, true);
+    cell(row, m.player === null ? "opening" : `${data.names[m.player]}: ${m.player === 0 ? data.first : data.second}`);
+    cell(row, m.move);
+    cell(row, number(m.nodes), true);
+    cell(row, number(m.depth), true);
+    cell(row, m.score === null || m.score === undefined ? "–" : number(m.score, 3), true);
+    cell(row, m.seconds === null || m.seconds === undefined ? "–" : number(m.seconds, 3), true);
+    row.addEventListener("click", () => show(k + 1));
+  });
+}
+
+function show(target) {
+  const last = current.boards.length - 1;
+  ply = Math.max(0, Math.min(last, target));
+  const text = current.boards[ply].map((i) => current.parts[i]).join("");
+  if (current.kind === "svg") {
+    board.innerHTML = text; // drawn by the game's own svg hook
+  } else {
+    const pre = document.createElement("pre");
+    pre.textContent = text;
+    board.replaceChildren(pre);
+  }
+  plyInput.value = slider.value = ply;
+  const move = current.moves[ply - 1];
+  const who = move && move.player !== null ? `${current.names[move.player]} (${move.player === 0 ? current.first : current.second})` : "opening";
+  document.getElementById("ply-text").textContent =
+    ply === 0 ? `ply 0 of ${last}: the start` : `ply ${ply} of ${last}: ${who} played ${move.move}`;
+  document.getElementById("replay-result").textContent =
+    ply === current.moves.length ? `result ${current.result} (${current.termination}): ${current.message}` : "";
+  for (const row of movesBody.rows) row.classList.toggle("current", Number(row.dataset.ply) === ply);
+  const row = movesBody.rows[ply - 1];
+  if (row) row.scrollIntoView({ block: "nearest" });
+}
+
+async function openReplay(id) {
+  packed = packed || JSON.parse(document.getElementById("replay-data").textContent);
+  current = await unpack(packed[id]);
+  document.getElementById("replay-title").textContent = `Game ${current.id}`;
+  document.getElementById("replay-players").textContent =
+    `${current.names[0]}: ${current.first}, ${current.names[1]}: ${current.second}` +
+    (current.opening ? `; the first ${current.opening} plies are the random opening` : "");
+  const error = document.getElementById("replay-error");
+  error.hidden = !current.error;
+  error.textContent = current.error || "";
+  plyInput.max = slider.max = current.boards.length - 1;
+  listMoves(current);
+  if (!dialog.open) dialog.showModal();
+  show(0);
+}
+
+document.getElementById("games-table").addEventListener("click", (event) => {
+  const button = event.target.closest("button.replay");
+  if (button) openReplay(button.dataset.id);
+});
+dialog.querySelector(".close").addEventListener("click", () => dialog.close());
+dialog.querySelector(".controls").addEventListener("click", (event) => {
+  const step = event.target.closest("button")?.dataset.step;
+  const moves = { first: -Infinity, back: ply - 1, forward: ply + 1, last: Infinity };
+  if (step) show(moves[step]);
+});
+plyInput.addEventListener("change", () => show(Number(plyInput.value)));
+slider.addEventListener("input", () => show(Number(slider.value)));
+dialog.addEventListener("keydown", (event) => {
+  if (event.target === plyInput) return;
+  const keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: -Infinity, End: Infinity };
+  if (event.key in keys) {
+    event.preventDefault();
+    show(keys[event.key]);
+  }
+});
