@@ -139,6 +139,7 @@ def summary_lines(s: dict) -> list[str]:
     def interval(value, low, high):
         if low == -inf and high == inf:
             return "- (no pairs yet)"
+        value, low, high = (round(x, 1) + 0.0 for x in (value, low, high))  # no "-0.0"
         return f"{value:+.1f} +/- {(high - low) / 2:.1f} (95%: {low:+.1f} to {high:+.1f})"
 
     lines = [
