@@ -156,7 +156,7 @@ def build_sprt(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
 def _openings(values) -> tuple[int, OpeningBook | None]:
     """Random opening plies, or the openings file (``openings`` as a path) and no random plies."""
     v, shuffle = values["openings"], _bool(values, "shuffle")
-    if isinstance(v, str) and v.strip().isdigit():
+    if isinstance(v, str) and v.strip().lstrip("+-").isdigit():  # "-1": a bad number of plies, not a file
         v = int(v)
     if isinstance(v, str) and v.strip():
         return 0, OpeningBook.read(v.strip(), shuffle)
