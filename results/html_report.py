@@ -22,7 +22,7 @@ from results.about import About
 from results.render import _number, directory
 from results.replay import pack, replay
 from results.report import by_colour, standings, terminations
-from results.verdict import Verdict, game_pairs, sprt_verdict
+from results.verdict import game_pairs, sprt_box
 
 STANDINGS = {
     "games": "Games", "wins": "Wins", "draws": "Draws", "losses": "Losses", "score": "Points",
@@ -107,18 +107,6 @@ def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
     return rows
 
 
-def _verdict(verdict: Verdict | None) -> dict | None:
-    if verdict is None:
-        return None
-    t, s = verdict.test, verdict.status
-    return {
-        "state": verdict.state, "candidate": verdict.candidate, "llr": f"{s.llr:.2f}",
-        "lower": f"{s.lower:.2f}", "upper": f"{s.upper:.2f}", "counts": verdict.counts,
-        "pairs": sum(verdict.counts), "unpaired": verdict.unpaired,
-        "hypotheses": f"H0: {t.elo0:g} against H1: {t.elo1:g} ({t.model} Elo), alpha {t.alpha:g}, beta {t.beta:g}",
-    }
-
-
 def _charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> tuple[dict, str | None]:
     """The charts as SVG, or (no charts, why not)."""
     from results.plots import svg_charts
@@ -183,7 +171,7 @@ def html(tables, game: Game | None = None, config: dict | None = None) -> str:
         about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
         crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games), colours),
         faults=_table(terminations(games), FAULTS), charts=charts, charts_missing=charts_missing,
-        verdict=_verdict(sprt_verdict(games, config, not about.partial) if config else None),
+        verdict=sprt_box(games, config),
         groups=listed, replays=replays, replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
         bots=order, results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
         scale=[(f"{100 * at:.0f}%", _colour(at)) for at, _ in SCALE],

@@ -1,21 +1,16 @@
 """Game pairs and the SPRT verdict of a stored tournament.
 
 Schedules play every opening twice with colours swapped (``arena.front.tournament``): a
-pair is two games of the same two bots and opening, each bot first once. ``sprt_verdict``
-counts the pairs of an SPRT run (tournament format "sprt") into pentanomial counts and
-asks ``results.sprt`` for the verdict.
+pair is two games of the same two bots and opening, each bot first once. ``sprt_box``
+gives the verdict box of an SPRT run (tournament format "sprt") from the numbers
+``arena sprt`` reports.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pandas as pd
 
-from results.sprt import SPRT, Status, pentanomial
-
-SPRT_SETTINGS = ("elo0", "elo1", "alpha", "beta", "model")
-"""The keys of an SPRT run's settings, at the top of its stored config or under "sprt"."""
+from results.sprt_report import PENTANOMIAL, sprt_summary
 
 
 def game_pairs(games: pd.DataFrame) -> tuple[list[tuple[int, int]], list[int]]:
@@ -37,58 +32,22 @@ def game_pairs(games: pd.DataFrame) -> tuple[list[tuple[int, int]], list[int]]:
     return sorted(pairs), unpaired
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """Where an SPRT run stands."""
+def sprt_box(games: pd.DataFrame, config: dict | None) -> dict | None:
+    """The HTML report's verdict box of an SPRT run, None for other formats.
 
-    test: SPRT
-    """The hypotheses and error rates."""
-    candidate: str
-    """The bot under test (the counts are its results)."""
-    status: Status
-    """Verdict, LLR and bounds."""
-    counts: tuple[int, int, int, int, int]
-    """Pentanomial counts of the candidate's pairs: (LL, LD, WL+DD, WD, WW)."""
-    unpaired: int
-    """Finished games of the candidate whose partner is not finished (not counted)."""
-    finished: bool
-    """All scheduled games are played."""
-
-    @property
-    def state(self) -> str:
-        """"accepted" (H1), "rejected" (H0), "running" (play on) or "inconclusive" (no games left)."""
-        if self.status.verdict is not None:
-            return "accepted" if self.status.verdict == "H1" else "rejected"
-        return "inconclusive" if self.finished else "running"
-
-
-def sprt_test(config: dict) -> SPRT | None:
-    """The test of a stored tournament's config, None unless its format is "sprt"."""
-    if config.get("format") != "sprt":
-        return None
-    source = config["sprt"] if isinstance(config.get("sprt"), dict) else config
-    return SPRT(**{k: source[k] for k in SPRT_SETTINGS if source.get(k) is not None})
-
-
-def sprt_verdict(games: pd.DataFrame, config: dict, finished: bool) -> Verdict | None:
-    """The verdict of an SPRT run from its stored games and config; None for other formats.
-
-    The candidate is the first challenger if the config names any, else the first bot;
-    each of its finished pairs counts by the points it scored in the two games.
+    The numbers are ``results.sprt_report.sprt_summary``'s, so the page, ``arena sprt`` and
+    ``arena report`` count the same pairs (in pair order, up to the pair that decided) and
+    agree on the verdict.
     """
-    test = sprt_test(config)
-    if test is None:
+    if not config or config.get("format") != "sprt":
         return None
-    names = list(config.get("challengers") or []) or [b["name"] for b in config.get("bots", ())]
-    candidate = names[0]
-    points = dict(zip(games["game_id"].astype(int), games["score_first"].astype(float)))
-    firsts = dict(zip(games["game_id"].astype(int), games["first"]))
-    pairs, unpaired = game_pairs(games)
-
-    def scored(gid: int) -> float:
-        return points[gid] if firsts[gid] == candidate else 1.0 - points[gid]
-
-    mine = [(a, b) for a, b in pairs if candidate in (firsts[a], firsts[b])]
-    counts = pentanomial(scored(a) + scored(b) for a, b in mine)
-    played = set(games.loc[(games["first"] == candidate) | (games["second"] == candidate), "game_id"].astype(int))
-    return Verdict(test, candidate, test.status(counts), counts, len(played & set(unpaired)), finished)
+    s = sprt_summary(games, config)
+    state = {"H1": "accepted", "H0": "rejected", "inconclusive": "inconclusive", None: "running"}[s["verdict"]]
+    counts = tuple(s[k] for k in PENTANOMIAL)
+    return {
+        "state": state, "candidate": s["new"], "llr": f"{s['llr']:.2f}",
+        "lower": f"{s['lower']:.2f}", "upper": f"{s['upper']:.2f}", "counts": counts,
+        "pairs": s["pairs"], "unpaired": s["uncounted_games"],
+        "hypotheses": f"H0: {s['elo0']:g} against H1: {s['elo1']:g} ({s['model']} Elo), "
+        f"alpha {s['alpha']:g}, beta {s['beta']:g}",
+    }

@@ -137,7 +137,7 @@ def test_version_is_the_distribution_version(capsys):
 # each setting and the run flag that overrides it
 RUN_FLAGS = {
     "name": "--name", "game": "--game", "bots": "--bot", "budget": "--budget", "games": "--games",
-    "openings": "--openings", "seed": "--seed", "format": "--format", "challengers": "--challenger",
+    "openings": "--openings", "shuffle": "--shuffle", "seed": "--seed", "format": "--format", "challengers": "--challenger",
     "time_margin": "--time-margin", "isolate": "--no-isolation", "watchdog": "--watchdog",
     "memory_limit": "--memory-limit", "output_limit": "--output-limit", "database": "--db", "jobs": "--jobs",
 }
@@ -156,7 +156,7 @@ def test_run_help_shows_every_default_taken_from_the_settings(monkeypatch):
     assert set(RUN_FLAGS) == set(DEFAULT_SETTINGS)  # a new setting needs its flag here
     odd = {  # values no help text could hold by accident: each must come from DEFAULT_SETTINGS
         "name": "nightly", "game": "othello:size=6", "bots": ["random", "mcts:playouts=77"], "budget": "nodes=777",
-        "games": 38, "openings": 3, "seed": 4242, "format": "gauntlet", "challengers": ["mcts"],
+        "games": 38, "openings": 3, "shuffle": True, "seed": 4242, "format": "gauntlet", "challengers": ["mcts"],
         "time_margin": 0.35, "isolate": False, "watchdog": 42.5, "memory_limit": 777, "output_limit": 99,
         "database": "nightly.db", "jobs": 3,
     }
@@ -164,7 +164,7 @@ def test_run_help_shows_every_default_taken_from_the_settings(monkeypatch):
         monkeypatch.setitem(DEFAULT_SETTINGS, key, value)
     helps = _flag_helps("run")
     shown = {
-        "bots": "random mcts:playouts=77", "challengers": "mcts", "isolate": "not isolated", "time_margin": "0.35",
+        "bots": "random mcts:playouts=77", "challengers": "mcts", "isolate": "not isolated", "shuffle": "true", "time_margin": "0.35",
         "watchdog": "42.5",
     }
     for key, flag in RUN_FLAGS.items():

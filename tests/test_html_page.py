@@ -12,7 +12,8 @@ import pytest
 from arena.errors import ArenaError
 from arena.front.cli import main
 from results.replay import board, pack, replay, unpack
-from results.verdict import game_pairs, sprt_verdict
+from results.sprt import SPRT, pentanomial
+from results.verdict import game_pairs, sprt_box
 from tests.report_data import config, store_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,27 +98,35 @@ def sprt_games(pair_points: list[tuple[float, float]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-SPRT_CONFIG = {"format": "sprt", "elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "model": "normalized",
-               "bots": [{"name": "new"}, {"name": "old"}]}
+SPRT_TEST = {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "model": "normalized"}
 
 
-def test_sprt_verdict_counts_pairs_by_the_candidates_points():
+def sprt_config(pairs: int, **test) -> dict:
+    """A stored SPRT tournament's config, as ``arena sprt`` records it."""
+    return {"format": "sprt", "sprt": {**SPRT_TEST, **test}, "bots": [{"name": "new"}, {"name": "old"}],
+            "games_per_pairing": 2 * pairs}
+
+
+def test_sprt_box_counts_pairs_by_the_new_bots_points():
     games = sprt_games([(1, 1), (1, 0), (0.5, 0.5), (0, 0.5), (1, 0.5)])
-    verdict = sprt_verdict(games, SPRT_CONFIG, finished=False)
-    assert verdict.counts == (0, 1, 2, 1, 1) and verdict.candidate == "new" and verdict.unpaired == 0
-    assert verdict.state == "running" and verdict.status.verdict is None
-    assert sprt_verdict(games, {**SPRT_CONFIG, "format": "round-robin"}, True) is None
-    nested = {"format": "sprt", "sprt": {"elo0": 0, "elo1": 10}, "bots": SPRT_CONFIG["bots"]}
-    assert sprt_verdict(games, nested, True).state == "inconclusive"
-    assert sprt_verdict(games.iloc[:-1], SPRT_CONFIG, False).unpaired == 1
+    box = sprt_box(games, sprt_config(100))
+    assert box["counts"] == (0, 1, 2, 1, 1) and box["candidate"] == "new" and box["unpaired"] == 0
+    assert box["state"] == "running" and box["pairs"] == 5
+    assert sprt_box(games, {**sprt_config(100), "format": "round-robin"}) is None
+    assert sprt_box(games, sprt_config(5))["state"] == "inconclusive"  # every pair played, no bound crossed
+    assert sprt_box(games.iloc[:-1], sprt_config(100))["pairs"] == 4  # a pair counts once both games are in
 
 
-def test_sprt_verdicts_accept_and_reject():
+def test_sprt_box_accepts_and_rejects_and_stops_counting_at_the_verdict():
     strong = [(1, 1)] * 75 + [(1, 0.5)] * 60 + [(1, 0)] * 150 + [(0.5, 0)] * 30 + [(0, 0)] * 15
-    accepted = sprt_verdict(sprt_games(strong), SPRT_CONFIG, False)
-    assert accepted.counts == (15, 30, 150, 60, 75) and accepted.state == "accepted"
+    box = sprt_box(sprt_games(strong), sprt_config(1000))
+    assert box["state"] == "accepted"
+    pairs = box["pairs"]
+    assert 0 < pairs < len(strong) and box["unpaired"] == 2 * (len(strong) - pairs)
+    assert box["counts"] == pentanomial(a + b for a, b in strong[:pairs])
+    assert SPRT(**SPRT_TEST).status(pentanomial(a + b for a, b in strong[: pairs - 1])).verdict is None
     weak = [(1 - a, 1 - b) for a, b in strong]
-    assert sprt_verdict(sprt_games(weak), SPRT_CONFIG, False).state == "rejected"
+    assert sprt_box(sprt_games(weak), sprt_config(1000))["state"] == "rejected"
 
 
 def page_of(tables, game=None, config=None):
@@ -156,12 +165,12 @@ def test_page_of_an_sprt_run_has_its_verdict_box(ttt):
     tables = ttt[1]
     games = tables.games.assign(score_first=1.0 * (tables.games["first"] == "ab") + 0.5 * (
         ~tables.games["first"].isin(["ab"]) & ~tables.games["second"].isin(["ab"])))
-    cfg = {**SPRT_CONFIG, "bots": [{"name": "ab"}], "elo0": -10, "elo1": 0}
+    cfg = {**sprt_config(len(games), elo0=-10, elo1=0), "bots": [{"name": "ab"}, {"name": "other"}]}
     page = page_of(type(tables)(games, tables.moves, tables.about), None, cfg)
-    box = re.search(r'<section id="sprt" class="verdict (\w+)">(.*?)</section>', page, re.S)
-    verdict = sprt_verdict(games, cfg, not tables.about.partial)
-    assert box.group(1) == verdict.state and f"LLR <strong>{verdict.status.llr:.2f}</strong>" in box.group(2)
-    assert "".join(f'<td class="num">{c}</td>' for c in verdict.counts) in box.group(2)
+    found = re.search(r'<section id="sprt" class="verdict (\w+)">(.*?)</section>', page, re.S)
+    box = sprt_box(games, cfg)
+    assert found.group(1) == box["state"] and f"LLR <strong>{box['llr']}</strong>" in found.group(2)
+    assert "".join(f'<td class="num">{c}</td>' for c in box["counts"]) in found.group(2)
 
 
 def test_page_needs_jinja(ttt, monkeypatch):

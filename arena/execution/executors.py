@@ -1,6 +1,7 @@
 """Where a run's games are played: this machine (one process, or a pool of workers) or a Dask cluster.
 
-An executor takes game tasks and yields ``(index, prepare(index, pairing, record))`` for
+An executor takes game tasks (a sequence, or a lazy iterable it draws from only as workers
+need games) and yields ``(index, prepare(index, pairing, record))`` for
 each game as it finishes, or a ``Failure``; ``prepare`` (a module-level function, since
 it travels to the workers) turns a record into what the caller keeps, where the game
 was played.
@@ -8,7 +9,8 @@ was played.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Sequence
+from itertools import islice
+from typing import Callable, Iterable, Iterator
 
 from arena.errors import ArenaError
 from arena.execution.isolation import host_pool
@@ -31,8 +33,8 @@ class LocalExecutor:
         # the caller makes the schedule
         self.pool = WorkerPool(jobs, plugins, prepare) if jobs > 1 else None
 
-    def run(self, tasks: Sequence[GameTask]) -> Iterator[tuple[int, object] | Failure]:
-        if self.pool is None or len(tasks) <= 1:
+    def run(self, tasks: Iterable[GameTask]) -> Iterator[tuple[int, object] | Failure]:
+        if self.pool is None or (hasattr(tasks, "__len__") and len(tasks) <= 1):
             for task in tasks:
                 try:
                     yield play_prepared(task, self.plugins, self.prepare)
@@ -72,16 +74,31 @@ class DaskExecutor:
             self.close()
             raise ArenaError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
 
-    def run(self, tasks: Sequence[GameTask]) -> Iterator[tuple[int, object] | Failure]:
-        if not tasks:
+    def run(self, tasks: Iterable[GameTask]) -> Iterator[tuple[int, object] | Failure]:
+        if hasattr(tasks, "__len__"):  # a sequence: everything at once
+            ahead = len(tasks)
+        else:  # a lazy iterable: a game more than the cluster's threads, each drawn as one ends
+            ahead = sum(self.client.nthreads().values()) + 1
+        source = iter(tasks)
+        index = {}
+
+        def submit(batch):
+            batch = list(batch)
+            futures = self.client.map(play_prepared, batch, plugins=self.plugins, prepare=self.prepare, pure=False)
+            index.update((f.key, t.index) for f, t in zip(futures, batch))
+            return futures
+
+        started = submit(islice(source, ahead))
+        if not started:
             return
-        futures = self.client.map(play_prepared, tasks, plugins=self.plugins, prepare=self.prepare, pure=False)
-        index = {f.key: t.index for f, t in zip(futures, tasks)}
-        for future in self.distributed.as_completed(futures):
+        running = self.distributed.as_completed(started)
+        for future in running:
             try:
                 yield future.result()
             except Exception as exc:
                 yield Failure(index[future.key], f"{type(exc).__name__}: {exc}")
+            for more in submit(islice(source, 1)):
+                running.add(more)
 
     def close(self, abort: bool = False) -> None:
         client = getattr(self, "client", None)

@@ -17,7 +17,7 @@ import traceback
 from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import wait
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator
 
 from arena.execution.task import GameTask
 
@@ -92,6 +92,43 @@ class _Slot:
         self.unreported: dict[int, GameTask] = {}  # in the order sent
 
 
+class _Queue:
+    """The games still to send: a sequence's, or those a lazy iterable gives when asked."""
+
+    def __init__(self, tasks: Iterable[GameTask]):
+        self.items: deque[GameTask] = deque(tasks) if hasattr(tasks, "__len__") else deque()
+        self.source = None if hasattr(tasks, "__len__") else iter(tasks)
+
+    @property
+    def known(self) -> int | None:
+        """How many are left, when known (a sequence)."""
+        return len(self.items) if self.source is None else None
+
+    def __bool__(self) -> bool:
+        if not self.items and self.source is not None:
+            task = next(self.source, None)
+            if task is None:
+                self.source = None
+            else:
+                self.items.append(task)
+        return bool(self.items)
+
+    def take(self, count: int) -> list[GameTask]:
+        out = []
+        while len(out) < count and self:
+            out.append(self.items.popleft())
+        return out
+
+    def extendleft(self, tasks) -> None:
+        self.items.extendleft(tasks)
+
+    def remove(self, task: GameTask) -> None:
+        self.items.remove(task)
+
+    def __iter__(self):
+        return iter(self.items)
+
+
 class WorkerPool:
     """``jobs`` worker processes, each playing one game at a time.
 
@@ -104,9 +141,14 @@ class WorkerPool:
         self.plugins, self.prepare = plugins, prepare
         self.slots = [_Slot(self.context, plugins, prepare) for _ in range(jobs)]
 
-    def run(self, tasks: Sequence[GameTask]) -> Iterator[tuple[int, object] | Failure]:
-        """Yield ``(index, prepared)`` for each game as it is reported, or a Failure."""
-        queue = deque(tasks)
+    def run(self, tasks: Iterable[GameTask]) -> Iterator[tuple[int, object] | Failure]:
+        """Yield ``(index, prepared)`` for each game as it is reported, or a Failure.
+
+        ``tasks`` may be a lazy iterable (not a sequence): each task is then taken from it only
+        when a worker is about to be sent it, so a caller that stops it (a sequential test
+        that has decided) plays no more than the games already sent.
+        """
+        queue = _Queue(tasks)
         deaths: dict[int, int] = {}
         while queue or any(s.unreported for s in self.slots):
             for i, slot in enumerate(self.slots):
@@ -150,11 +192,11 @@ class WorkerPool:
                     queue.remove(next(t for t in queue if t.index == culprit))
                     yield Failure(culprit, f"its worker process died {MAX_ATTEMPTS} times (last exit code {code})")
 
-    def _send(self, slot: _Slot, queue: deque) -> None:
+    def _send(self, slot: _Slot, queue: _Queue) -> None:
         """Send the next chunk: about CHUNK_SECONDS of play, and never more than an even
         share of what is left, so that the workers finish together."""
-        share = math.ceil(len(queue) / (IN_FLIGHT * len(self.slots)))
-        chunk = [queue.popleft() for _ in range(min(slot.size, share))]
+        share = math.ceil(queue.known / (IN_FLIGHT * len(self.slots))) if queue.known is not None else slot.size
+        chunk = queue.take(min(slot.size, share))
         slot.chunks.append(len(chunk))
         slot.unreported.update((t.index, t) for t in chunk)
         try:

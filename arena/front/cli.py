@@ -75,8 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--budget", help=f"default per-move budget: nodes=N, time=SECONDS, depth=D (default {_setting_text(d['budget'])})")
     p.add_argument("--games", type=int, help=f"games per pairing, even: colours are swapped (default {d['games']})")
-    p.add_argument("--openings", type=int, metavar="PLIES", help=f"random opening plies per game pair (default {d['openings']})")
-    p.add_argument("--seed", type=int, help=f"master seed (default {d['seed']})")
+    _opening_flags(p, d)
     p.add_argument("--format", choices=("round-robin", "gauntlet"), help=f"tournament format (default {d['format']})")
     p.add_argument(
         "--challenger", action="append", metavar="NAME",
@@ -100,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
     p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
 
+    _sprt_parser(sub)
+
     p = sub.add_parser("report", help="print or write the report of a stored tournament")
     p.add_argument("db", help="results database")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
@@ -116,6 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
         "every game replayable (needs Jinja2; charts need matplotlib)",
     )
     p.add_argument("--plots", metavar="DIR", help="write PNG charts into the directory DIR (needs matplotlib)")
+    p.add_argument(
+        "--pairs", action="store_true",
+        help="add per pairing the pentanomial counts (games paired by opening, colours swapped) and Elo with its interval",
+    )
 
     p = sub.add_parser(
         "list", help="list the tournaments in a database, or one tournament's games",
@@ -135,6 +140,52 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game_id", type=int, help="game number (from 0)")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
     return parser
+
+
+def _opening_flags(p: argparse.ArgumentParser, d: dict) -> None:
+    p.add_argument(
+        "--openings", metavar="PLIES|FILE",
+        help=f"random opening plies per game pair, or an openings file: one opening per line, "
+        f"each played twice with colours swapped (default {d['openings']})",
+    )
+    p.add_argument(
+        "--shuffle", action="store_true", default=None,
+        help="play the openings file's lines in an order shuffled by --seed, not the file's "
+        f"(default {format_value(d['shuffle'])})",
+    )
+    p.add_argument("--seed", type=int, help=f"master seed (default {d['seed']})")
+
+
+def _sprt_parser(sub) -> None:
+    from arena.front.settings import SPRT_SETTINGS as s
+
+    p = sub.add_parser(
+        "sprt",
+        help="is NEW better than BASE? play game pairs until a sequential test decides",
+        description="A sequential probability ratio test: NEW and BASE play pairs of games (one opening, colours "
+        "swapped), in parallel, until the log-likelihood ratio crosses a bound (H1: NEW is better by elo1; H0: "
+        "by no more than elo0) or --max-games are played (inconclusive). Pairs count in pair order, so under node "
+        "budgets a rerun or a resumed run gives the same verdict. Stored like a tournament; running the same "
+        "command again resumes. Settings come from defaults, then CONFIG (TOML, with new and base), then flags.",
+    )
+    p.add_argument("positional", nargs="*", metavar="[CONFIG.toml] NEW BASE", help="bots as in 'arena run': [NAME=]SPEC[@BUDGET]")
+    p.add_argument("--game", help=f"game spec (default {s['game']})")
+    p.add_argument("--budget", help=f"default per-move budget (default {_setting_text(s['budget'])})")
+    p.add_argument("--elo0", type=float, help=f"Elo difference under H0 (default {s['elo0']:g})")
+    p.add_argument("--elo1", type=float, help=f"Elo difference under H1, more than elo0 (default {s['elo1']:g})")
+    p.add_argument("--alpha", type=float, help=f"chance of accepting H1 when H0 holds (default {s['alpha']:g})")
+    p.add_argument("--beta", type=float, help=f"chance of accepting H0 when H1 holds (default {s['beta']:g})")
+    p.add_argument("--model", choices=("normalized", "logistic"), help=f"the Elo of elo0 and elo1 (default {s['model']})")
+    p.add_argument("--max-games", type=int, metavar="N", help=f"stop undecided after N games, even (default {s['max_games']})")
+    _opening_flags(p, s)
+    _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
+    p.add_argument("--no-isolation", dest="isolate", action="store_false", default=None, help="run bots inside the worker processes")
+    p.add_argument("--name", help="tournament name in the database (default: GAME-BUDGET-HASH of the settings)")
+    p.add_argument("--db", help=f"results database, SQLite (default {s['database']})")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
+    p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local'")
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
 
 
 _LIMIT_HELP = {
@@ -208,6 +259,7 @@ def cmd_run(registry: Registry, args) -> int:
         "budget": args.budget,
         "games": args.games,
         "openings": args.openings,
+        "shuffle": args.shuffle,
         "seed": args.seed,
         "format": args.format,
         "challengers": args.challenger,
@@ -249,6 +301,12 @@ def cmd_run(registry: Registry, args) -> int:
     return 0
 
 
+def _sprt(registry: Registry, args) -> int:
+    from arena.front.sprt import cmd_sprt
+
+    return cmd_sprt(registry, args)
+
+
 def _modules(names):
     import importlib
 
@@ -266,6 +324,7 @@ COMMANDS = {
     "bots": lambda registry, args: _listing(registry, "bots", args),
     "play": cmd_play,
     "run": cmd_run,
+    "sprt": lambda registry, args: _sprt(registry, args),
     "report": cmd_report,
     "list": cmd_list,
     "show": cmd_show,

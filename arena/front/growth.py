@@ -42,6 +42,8 @@ FLAGS = {
     "watchdog": "--watchdog",
     "memory_limit": "--memory-limit",
     "output_limit": "--output-limit",
+    "opening_book": "--openings",
+    "sprt": "--elo0/--elo1/--alpha/--beta/--model",
 }
 #: Settings a tournament can grow in; the derived name leaves them out.
 GROWING = ("games_per_pairing", "bots", "challengers")
@@ -179,6 +181,8 @@ def _refusal(stored: Tournament, verdict: Verdict, db: Path) -> ConfigMismatch:
         parts.append(f"--games asks for fewer than its {old['games_per_pairing']} per pairing")
     if verdict.missing:
         parts.append(f"--bot leaves out {', '.join(map(repr, verdict.missing))}")
+    if old.get("format") == "sprt":  # an SPRT's games per pairing are its --max-games
+        parts = [p.replace("--games asks", "--max-games asks").replace(" per pairing", " games") for p in parts]
     return ConfigMismatch(
         f"{where} already holds these games ({'; '.join(parts)}): a smaller tournament plays nothing new; "
         f"see it with 'arena report {db} --tournament {stored.name}', or give a new name with --name"

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
+from arena.front.openings import split_text
 from arena.front.play import move_line
 from arena.front.settings import UsageError
 from arena.errors import ArenaError
@@ -22,12 +24,62 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "draw", "win", "loss")
 TERMINATIONS = tuple(t.value for t in Termination)
 
 
-def report_text(db: str, tournament: str | None) -> str:
+def report_text(db: str, tournament: str | None, pairs: bool = False) -> str:
     import results
-    from results.report import render, report
 
     tables = results.load(db, tournament)
-    return render(report(tables.games, tables.moves), "text", tables.about)
+    return render_report(tables, _config(db, tables.about.name), "text", pairs)
+
+
+def _config(db: str, name: str) -> dict:
+    from results.store import Store
+
+    with Store(db, create=False) as store:
+        return store.tournament(name).config
+
+
+def report_tables(tables, config: dict, fmt: str, pairs: bool = False) -> dict:
+    """The tables of a stored tournament's report. An SPRT's is its verdict and numbers
+    (``sprt``: one row for csv and json, item and value otherwise) and how its games ended."""
+    from results.report import report, terminations
+    from results.sprt_report import pair_table, sprt_summary
+
+    if config.get("format") != "sprt":
+        out = report(tables.games, tables.moves)
+    else:
+        import pandas as pd
+
+        numbers = {k: _finite(v) for k, v in sprt_summary(tables.games, config).items()}
+        if fmt in ("csv", "json"):
+            table = pd.DataFrame([numbers]).set_index("new")
+        else:
+            table = pd.DataFrame({"value": [("-" if v is None else v) for v in numbers.values()]}, index=list(numbers))
+            table.index.name = "item"
+        out = {"sprt": table, "terminations": terminations(tables.games)}
+    if pairs:
+        out["pairs"] = pair_table(tables.games)
+    return out
+
+
+def render_report(tables, config: dict, fmt: str, pairs: bool = False) -> str:
+    """The report of a stored tournament in ``fmt``; an SPRT's text leads with its verdict, in lines."""
+    from results.render import render
+    from results.sprt_report import sprt_summary, summary_lines
+
+    out = report_tables(tables, config, fmt, pairs)
+    if config.get("format") != "sprt":
+        return render(out, fmt, tables.about)
+    about = replace(tables.about, scheduled=None)  # an SPRT stops when it decides: its games are not "partial"
+    if fmt != "text":
+        return render(out, fmt, about)
+    del out["sprt"]
+    lines = summary_lines(sprt_summary(tables.games, config))
+    return "\n".join(about.lines()) + "\n\n" + "\n".join(lines) + "\n\n" + render(out, "text")
+
+
+def _finite(value):
+    """A number for csv and json: None for an infinite one."""
+    return None if isinstance(value, float) and value in (float("inf"), float("-inf")) else value
 
 
 def html_page(db: str, tournament: str | None = None, registry: Registry | None = None) -> str:
@@ -127,7 +179,7 @@ def check_plots_target(plots: str) -> Path:
 
 def cmd_report(registry: Registry, args) -> int:
     import results
-    from results.report import render, report, write, write_file
+    from results.report import write, write_file
 
     fmt, out, single = report_target(args.out, args.format)  # every path is checked before any output
     if fmt == "html":  # the HTML report is one self-contained page: what --html writes
@@ -148,9 +200,10 @@ def cmd_report(registry: Registry, args) -> int:
         if page is None:
             print(html_page(args.db, about.name, registry), end="")
     elif page is None or args.format or args.out:  # --html alone writes the page alone
-        out_tables = report(tables.games, tables.moves)
+        config = _config(args.db, about.name)
+        out_tables = report_tables(tables, config, fmt, args.pairs)
         if out is None:
-            print(render(out_tables, fmt, about))
+            print(render_report(tables, config, fmt, args.pairs))
         elif single:
             print(write_file(out_tables, fmt, out, about))
         else:
@@ -238,15 +291,15 @@ def cmd_show(registry: Registry, args) -> int:
     with Store(args.db, create=False) as store:
         tournament = store.tournament(args.tournament)
         row, moves = store.game(tournament, args.game_id)
-    game = registry.game(tournament.game)
+    opening = split_text(row["opening"])  # "[fen=...] e7e5": a position of an openings file, then moves
+    game = registry.game(opening.game_spec(tournament.game))
     first, second = (f"{game.player_name(p)}: {row[k]}" for p, k in enumerate(("first", "second")))
     print(f"{tournament.name} game {row['game_id']}: {first} vs {second}, seed {row['seed']}")
     budgets = {b["name"]: b.get("budget") for b in tournament.config.get("bots", ())}
     print("budgets: " + ", ".join(f"{name} {budgets.get(name) or 'not recorded'}" for name in (row["first"], row["second"])))
-    opening = row["opening"].split()
-    state = game.play(opening)
-    if opening:
-        print(f"opening: {' '.join(opening)}")
+    state = game.play(opening.moves)
+    if row["opening"]:
+        print(f"opening: {row['opening']}")
     print(game.render(state))
     names = (row["first"], row["second"])
     for m in moves:

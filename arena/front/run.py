@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
@@ -19,8 +19,10 @@ from arena.execution.pool import Failure
 from arena.execution.specs import registry_for
 from arena.front.settings import RunSettings
 from arena.front import growth
-from arena.front.tournament import TournamentConfig, make_openings, make_schedule, validate
-from results.rows import game_rows
+from arena.execution.task import GameTask
+from arena.front.openings import stored_text
+from arena.front.tournament import TournamentConfig, make_schedule, round_openings, validate
+from results.rows import GameRow, game_rows
 from results.store import RunLock, Store, Tournament
 from results.writer import GameWriter
 
@@ -39,6 +41,8 @@ class RunResult:
     interrupted: bool = False
     failed: list[Failure] = field(default_factory=list)
     """Games that could not be played (not stored: a later run tries them again)."""
+    watcher: "Watcher | None" = None
+    """What followed the games as they came in (for an SPRT: the test)."""
 
     @property
     def complete(self) -> bool:
@@ -66,20 +70,61 @@ class Leaderboard:
         return f"leader {name} {self.points[name]:g}/{self.games[name]}"
 
 
+class Watcher:
+    """Follows a run's games as they come in: what the progress bar shows, and which games are played.
+
+    This one plays every game and names the leader; a run that may stop early (an SPRT)
+    gives its own (``arena.front.sprt.TestWatcher``).
+    """
+
+    unit = "game"
+
+    def __init__(self, stored: list[dict], scheduled: int):
+        """``stored``: the games already in the database (``Store.summaries``); ``scheduled``: the schedule's size."""
+        self.board = Leaderboard((r["first"], r["second"], _score(r["result"])) for r in stored)
+        self.total, self.initial = scheduled, len(stored)
+
+    def tasks(self, todo: list[GameTask]) -> Iterable[GameTask]:
+        """The games to hand the executor (a lazy iterable lets a watcher stop them)."""
+        return todo
+
+    def add(self, game: GameRow) -> int:
+        """Take one finished game; return the steps the progress bar advances."""
+        self.board.add(game.first, game.second, game.score_first)
+        return 1
+
+    def postfix(self) -> str:
+        return self.board.leader()
+
+    def news(self) -> Iterator[str]:
+        """Lines to print above the progress bar, once each (none here)."""
+        return iter(())
+
+
+def _score(result: str) -> float:
+    return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+
+
 def run_tournament(
-    config: TournamentConfig, run: RunSettings, *, plugins: Sequence[str] = (), registry=None
+    config: TournamentConfig,
+    run: RunSettings,
+    *,
+    plugins: Sequence[str] = (),
+    registry=None,
+    watch: Callable[[list[dict], int], Watcher] = Watcher,
 ) -> RunResult:
     """Play every game of ``config`` not yet in the database, and store them.
 
     Games are committed in batches (see results.writer). Ctrl-C stops the run and keeps
     every finished game; running again resumes (after SIGKILL too: games finished since
     the last commit are played again). ``plugins`` names extra plugin modules that
-    workers import too.
+    workers import too. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
+    games and may stop the run early.
     """
     plugins = tuple(plugins)
     registry = registry or registry_for(plugins)
     game = validate(config, registry)  # a bad tournament fails before any worker starts
-    openings = make_openings(game, config.games_per_pairing // 2, config.opening_plies, config.seed)  # ...or file
+    openings = round_openings(config, game, config.games_per_pairing // 2)
     aborted = False
     with Store(run.database) as store, RunLock(run.database) as lock:
         plan = growth.plan(store.tournaments(), config, run.database)
@@ -98,14 +143,17 @@ def run_tournament(
                 tournament = store.grow_tournament(plan.stored, plan.stored_config(), size)
             else:
                 tournament = plan.stored
-            done = store.finished(tournament)
+            stored = store.summaries(tournament)
+            done = {r["game_id"] for r in stored}
             todo = [g for g in schedule.games if g.index not in done]
-            board = Leaderboard(store.scores(tournament))
-            result = RunResult(tournament, len(schedule.games), len(done), 0)
+            watcher = watch(stored, len(schedule.games))
+            # an opening that sets game parameters is stored with them: "[fen=...] e7e5"
+            positions = {g.index: g.game for g in todo if g.game != config.game}
+            result = RunResult(tournament, len(schedule.games), len(done), 0, watcher=watcher)
             bar = tqdm(
-                total=len(schedule.games),
-                initial=len(done),
-                unit="game",
+                total=watcher.total,
+                initial=watcher.initial,
+                unit=watcher.unit,
                 file=sys.stderr,
                 disable=not run.progress,
                 dynamic_ncols=True,
@@ -113,7 +161,7 @@ def run_tournament(
             )
             writer = GameWriter(store, tournament)
             try:
-                for outcome in executor.run(todo):
+                for outcome in executor.run(watcher.tasks(todo)):
                     if isinstance(outcome, Failure):
                         result.failed.append(outcome)
                         bar.write(
@@ -121,12 +169,17 @@ def run_tournament(
                             file=sys.stderr,
                         )
                         continue
-                    _, rows = outcome
+                    index, rows = outcome
+                    if index in positions:
+                        text = stored_text(config.game, positions[index], rows.game.opening)
+                        rows = rows._replace(game=rows.game._replace(opening=text))
                     writer.add(rows)
+                    steps = watcher.add(rows.game)
+                    for line in watcher.news():
+                        bar.write(line, file=sys.stderr)
                     if run.progress:
-                        board.add(rows.game.first, rows.game.second, rows.game.score_first)
-                        bar.update(1)
-                        bar.set_postfix_str(board.leader(), refresh=False)
+                        bar.update(steps)
+                        bar.set_postfix_str(watcher.postfix(), refresh=False)
             except KeyboardInterrupt:
                 result.interrupted = aborted = True
             finally:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
+from arena.front.openings import OpeningBook
 from arena.front.tournament import DEFAULT_DATABASE, Entrant, TournamentConfig
 from arena.limits import DEFAULT_LIMITS
+from results.sprt import SPRT
 
 
 class ConfigError(ArenaError, ValueError):
@@ -29,7 +31,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "bots": ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
     "budget": "nodes=2000",
     "games": 40,
-    "openings": 4,
+    "openings": 4,  # random plies, or an openings file's path
+    "shuffle": False,  # play an openings file's lines in an order shuffled by the seed
     "seed": 1,
     "format": "round-robin",
     "challengers": [],
@@ -44,6 +47,19 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 
 KEYS = tuple(DEFAULT_SETTINGS)
 
+#: What ``arena sprt`` plays with no file and no flags but NEW and BASE.
+SPRT_SETTINGS: dict[str, Any] = {
+    **{k: v for k, v in DEFAULT_SETTINGS.items() if k not in ("bots", "games", "format", "challengers")},
+    "new": None,
+    "base": None,
+    "elo0": 0.0,
+    "elo1": 5.0,
+    "alpha": 0.05,
+    "beta": 0.05,
+    "model": "normalized",
+    "max_games": 2000,
+}
+
 
 @dataclass(frozen=True)
 class RunSettings:
@@ -55,8 +71,8 @@ class RunSettings:
     progress: bool = True
 
 
-def load_file(path: str | os.PathLike) -> dict[str, Any]:
-    """The settings in a TOML file, checked for unknown keys."""
+def load_file(path: str | os.PathLike, keys: tuple[str, ...] = KEYS) -> dict[str, Any]:
+    """The settings in a TOML file, checked for keys not among ``keys``."""
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -66,17 +82,19 @@ def load_file(path: str | os.PathLike) -> dict[str, Any]:
         raise ConfigError(f"tournament file {str(path)!r} is not valid TOML: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read tournament file {str(path)!r}: {exc}") from None
-    unknown = [k for k in data if k not in KEYS]
+    unknown = [k for k in data if k not in keys]
     if unknown:
-        raise ConfigError(f"unknown setting {unknown[0]!r} in {str(path)!r}; settings: {', '.join(KEYS)}")
+        raise ConfigError(f"unknown setting {unknown[0]!r} in {str(path)!r}; settings: {', '.join(keys)}")
     return data
 
 
-def settings(file: str | None = None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+def settings(
+    file: str | None = None, overrides: dict[str, Any] | None = None, defaults: dict[str, Any] = DEFAULT_SETTINGS
+) -> dict[str, Any]:
     """Defaults, then the file, then the overrides that are not None."""
-    merged = dict(DEFAULT_SETTINGS)
+    merged = dict(defaults)
     if file is not None:
-        merged.update(load_file(file))
+        merged.update(load_file(file, tuple(defaults)))
     merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
     return merged
 
@@ -86,12 +104,14 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     bots = values["bots"]
     if not isinstance(bots, list) or not bots:
         raise ConfigError(f"bots must be a list of bot specs (or tables with spec, name, budget), got {bots!r}")
+    plies, book = _openings(values)
     config = TournamentConfig(
         game=_text(values, "game"),
         bots=tuple(_entrant(b) for b in bots),
         budget=_budget(values["budget"], "budget"),
         games_per_pairing=_int(values, "games"),
-        opening_plies=_int(values, "openings"),
+        opening_plies=plies,
+        opening_book=book,
         seed=_int(values, "seed"),
         format=_text(values, "format"),
         challengers=tuple(_texts(values, "challengers")),
@@ -112,6 +132,39 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
         raise ConfigError(f"database must be a file path, got {database!r}")
     run = RunSettings(Path(database), jobs, values.get("dask"), values.get("progress", True))
     return config, run
+
+
+def build_sprt(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
+    """Turn merged ``arena sprt`` settings (see SPRT_SETTINGS) into a tournament config of the sprt format."""
+    missing = [k for k in ("new", "base") if values.get(k) is None]
+    if missing:
+        raise ConfigError(f"an SPRT needs two bots, new and base: give {' and '.join(missing).upper()} (arena sprt NEW BASE)")
+    test = {k: _number(values, k) for k in ("elo0", "elo1", "alpha", "beta")}
+    try:
+        test = SPRT(model=_text(values, "model"), **test)
+    except ParameterError as exc:
+        raise ConfigError(str(exc)) from None
+    max_games = _int(values, "max_games")
+    if max_games < 2 or max_games % 2:
+        raise ConfigError(f"max-games must be an even number of at least 2 (games come in pairs), got {max_games}")
+    rest = {k: v for k, v in values.items() if k not in ("new", "base", "max_games", *test.__dataclass_fields__)}
+    config, run = build({**rest, "bots": [values["new"], values["base"]], "games": max_games,
+                         "format": "sprt", "challengers": []})
+    return replace(config, sprt=test), run
+
+
+def _openings(values) -> tuple[int, OpeningBook | None]:
+    """Random opening plies, or the openings file (``openings`` as a path) and no random plies."""
+    v, shuffle = values["openings"], _bool(values, "shuffle")
+    if isinstance(v, str) and v.strip().lstrip("+-").isdigit():  # "-1": a bad number of plies, not a file
+        v = int(v)
+    if isinstance(v, str) and v.strip():
+        return 0, OpeningBook.read(v.strip(), shuffle)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ConfigError(f"openings must be a number of random plies or an openings file's path, got {v!r}")
+    if shuffle:
+        raise ConfigError("shuffle is for an openings file: give openings as a file's path")
+    return v, None
 
 
 def parse_entrant(text: str) -> Entrant:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 from arena.budget import Budget
 from arena.errors import ParameterError
 from arena.execution.task import GameTask
+from arena.front.openings import Opening, OpeningBook
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import parse_spec
 from arena.plugins import Registry
+from results.sprt import SPRT
 
-FORMATS = ("round-robin", "gauntlet")
+FORMATS = ("round-robin", "gauntlet", "sprt")
 #: How games are laid out, stored with each tournament; tournaments stored without it
 #: number their seeds by schedule position and cannot grow (see make_schedule).
 SCHEDULE = "growing/1"
@@ -65,19 +67,29 @@ class TournamentConfig:
     """Most an isolated bot may write to stdout and stderr in a game, in KiB."""
     name: str | None = None
     """Tournament name in the results database; None: one derived from the settings (see arena.front.growth)."""
+    opening_book: OpeningBook | None = None
+    """Openings from a file, in place of random plies (see arena.front.openings)."""
+    sprt: SPRT | None = None
+    """The test of the ``sprt`` format: the first bot (new) against the second (base)."""
 
     def budget_of(self, entrant: Entrant) -> Budget:
         return entrant.budget if entrant.budget is not None else self.budget
 
     def identity(self) -> dict:
         """The settings that decide the games: two runs with equal identities play equal games."""
-        out = asdict(self)
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["budget"] = str(self.budget)
         out["bots"] = [
             {"name": e.name, "spec": e.spec, "budget": str(self.budget_of(e))} for e in self.bots
         ]
         out["challengers"] = list(self.challengers)
         out["schedule"] = SCHEDULE
+        # absent unless used, so tournaments stored before they existed keep their identity
+        for key, value in (("opening_book", self.opening_book), ("sprt", self.sprt)):
+            if value is None:
+                del out[key]
+            else:
+                out[key] = value.identity() if key == "opening_book" else asdict(value)
         return out
 
     def to_json(self) -> str:
@@ -141,6 +153,14 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
             raise ParameterError("a gauntlet needs at least one bot that is not a challenger")
     elif config.challengers:
         raise ParameterError("challengers are only for the gauntlet format")
+    if (config.format == "sprt") != (config.sprt is not None):
+        raise ParameterError("the sprt format is run by 'arena sprt', which sets the test's bounds")
+    if config.format == "sprt" and len(config.bots) != 2:
+        raise ParameterError(f"an SPRT plays two bots, new and base; got {len(config.bots)}")
+    if config.opening_book is not None:
+        if config.opening_plies:
+            raise ParameterError("openings come from a file or from random plies, not both")
+        config.opening_book.check(registry, config.game)
     config.limits  # checks every limit
     return game
 
@@ -175,7 +195,7 @@ def make_schedule(
     by_name = {e.name: e for e in config.bots}
     rounds = max(s.games_per_pairing for s in stages) // 2
     if openings is None or len(openings) < rounds:
-        openings = make_openings(game, rounds, config.opening_plies, config.seed)
+        openings = round_openings(config, game, rounds)
     schedule = Schedule(config)
     pairing_of: dict[frozenset, int] = {}
     seen: set[tuple[str, str, int]] = set()
@@ -191,16 +211,18 @@ def make_schedule(
                 pairing_of[pair] = len(schedule.pairings)
                 schedule.pairings.append((config.bots.index(by_name[x]), config.bots.index(by_name[y])))
             a, b = by_name[x], by_name[y]
+            opening = openings[r]
+            spec, moves = (opening.game_spec(config.game), opening.moves) if isinstance(opening, Opening) else (config.game, opening)
             schedule.games.append(
                 GameTask(
                     index=index,
                     pairing=pairing_of[pair],
-                    game=config.game,
+                    game=spec,
                     names=(x, y),
                     specs=(a.spec, b.spec),
                     budgets=(config.budget_of(a), config.budget_of(b)),
                     seed=_legacy_seed(config.seed, index) if legacy else game_seed(config.seed, x, y, r),
-                    opening=openings[r],
+                    opening=moves,
                     limits=limits,
                     isolate=config.isolate,
                 )
@@ -251,6 +273,13 @@ def game_seed(master: int, first: str, second: str, round: int) -> int:
 def _legacy_seed(master: int, index: int) -> int:
     """The seed of game ``index`` in a tournament stored before schedules could grow."""
     return random.Random(f"game/{master}/{index}").getrandbits(63)
+
+
+def round_openings(config: TournamentConfig, game: Game, count: int) -> list:
+    """The openings of rounds 0 to ``count - 1``: the openings file's, or random plies (see make_openings)."""
+    if config.opening_book is not None:
+        return config.opening_book.rounds(count, config.seed)
+    return make_openings(game, count, config.opening_plies, config.seed)
 
 
 def make_openings(game: Game, count: int, plies: int, seed: int, attempts: int = 50) -> list[tuple[str, ...]]:
