@@ -216,3 +216,18 @@ def test_report_pairs_of_a_round_robin(tmp_path, capsys):
     assert main(["report", str(db), "--pairs", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [p["LL"] + p["LD"] + p["WL+DD"] + p["WD"] + p["WW"] for p in data["pairs"]] == [3, 3, 3]
+
+
+def test_html_at_the_end_shows_the_verdict_the_command_printed(tmp_path, capsys):
+    pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
+    db, page = tmp_path / "s.db", tmp_path / "sprt.html"
+    code = main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=1000",
+                 "--db", str(db), "--jobs", "1", "--html", str(page)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    s = summary(db)
+    assert f"HTML report: {page}" in out
+    text = page.read_text()
+    state = {"H1": "accepted", "H0": "rejected"}.get(s["verdict"], "inconclusive")
+    assert f'<section id="sprt" class="verdict {state}">' in text
+    assert f"LLR <strong>{s['llr']:.2f}</strong>" in text

@@ -186,6 +186,7 @@ def _sprt_parser(sub) -> None:
     p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local'")
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
+    p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
 
 
 _LIMIT_HELP = {

@@ -59,8 +59,9 @@ class TestWatcher(Watcher):
 
 def cmd_sprt(registry: Registry, args) -> int:
     """Run an SPRT (or resume it), then print its report."""
-    from arena.front.reports import report_text
+    from arena.front.reports import check_html_target, report_text, write_html_report
 
+    page = check_html_target(args.html) if args.html else None  # a bad path fails before any game
     config_file, new, base = _positionals(args.positional)
     overrides = {
         "new": new, "base": base, "game": args.game, "budget": args.budget, "elo0": args.elo0, "elo1": args.elo1,
@@ -85,6 +86,8 @@ def cmd_sprt(registry: Registry, args) -> int:
         return 130
     print(report_text(db, name))
     print(f"\n{result.already + result.played} games in {db!r} (tournament {name!r}; {result.played} played now)")
+    if page is not None:
+        print(f"HTML report: {write_html_report(db, page, name, registry)}")
     if result.failed:
         print(
             f"arena: {len(result.failed)} games could not be played (see the warnings above), so the test "
