@@ -385,6 +385,8 @@ def check_bot(
             start = time.perf_counter()
             try:
                 bot.new_game(game, game.to_move(state), rng.getrandbits(32))
+                if moves and hasattr(bot, "opening"):  # as the referee tells bots an opening
+                    bot.opening(tuple(game.format_move(m) for m in moves))
                 answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
             except BudgetExhausted:
                 raise AssertionError(f"{where}: BudgetExhausted escaped from choose") from None

@@ -123,7 +123,7 @@ def test_terminations_on_the_small_tournament(small):
     table = terminations(small[0])
     # every termination the arena records is a column, in the order of arena.Termination
     assert list(table.columns) == [
-        "normal", "illegal_move", "timeout", "crash", "memory", "output", "forfeits", "wins_by_forfeit",
+        "normal", "illegal_move", "timeout", "crash", "memory", "output", "protocol", "forfeits", "wins_by_forfeit",
     ]
     assert list(table.columns[:-2]) == [t.value for t in Termination]
     # g2: C (second) timed out against A; g4: B (first) moved illegally against C.
@@ -153,7 +153,7 @@ def test_terminations_keep_unknown_reasons_as_extra_columns():
     games = make_games([("A", "B", "1/2-1/2", "adjudicated"), ("B", "A", "1-0", "crash", 1)])
     table = terminations(games)
     assert list(table.columns) == [
-        "normal", "illegal_move", "timeout", "crash", "memory", "output", "adjudicated", "forfeits", "wins_by_forfeit",
+        "normal", "illegal_move", "timeout", "crash", "memory", "output", "protocol", "adjudicated", "forfeits", "wins_by_forfeit",
     ]
     assert table.loc["A", "adjudicated"] == 1 and table.loc["A", "forfeits"] == 1 and table.loc["B", "forfeits"] == 0
     assert table.loc["B", "adjudicated"] == 1 and table.loc["B", "crash"] == 0 and table.loc["B", "wins_by_forfeit"] == 1
