@@ -330,3 +330,19 @@ def test_the_test_engine_passes_the_bot_conformance_checks():
     checked = check_bot(bot, REGISTRY.game("connect4"), budgets=(Budget(nodes=150), Budget(time=0.05)), positions=3)
     bot.close()
     assert checked == 6
+
+
+def test_the_report_shows_engine_reported_nodes_and_moves_over_budget(tmp_path, capsys):
+    db = tmp_path / "r.db"
+    argv = ["run", "--game", "tictactoe", "--bot", f"eng=engine:cmd={command(RANDOM)},Nodes=60", "--bot", "random",
+            "--budget", "nodes=50", "--games", "2", "--jobs", "1", "--no-progress", "--db", str(db)]
+    assert main(argv) == 0
+    games, moves = results.load(db)
+    ours = int((moves.bot == "eng").sum())
+    table = results.report.engines(games, moves)
+    assert table.to_dict("index") == {"eng": {"moves": ours, "reported_moves": ours, "over_budget": ours}}
+    out = capsys.readouterr().out
+    assert "nodes the engine reported itself" in out and f"eng  {ours:>5}  {ours:>8}  {ours:>4}" in out
+    # a tournament without engines has no such table
+    plain = results.load(tmp_path / "r.db")
+    assert "engines" not in results.report.report(plain.games, plain.moves.assign(reported=0))

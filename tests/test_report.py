@@ -129,9 +129,9 @@ def test_terminations_on_the_small_tournament(small):
     # g2: C (second) timed out against A; g4: B (first) moved illegally against C.
     # A bot's reason columns count its own faults only; the opponent's count as wins by forfeit.
     assert table.to_dict("index") == {
-        "A": dict(normal=3, illegal_move=0, timeout=0, crash=0, memory=0, output=0, forfeits=0, wins_by_forfeit=1),
-        "C": dict(normal=2, illegal_move=0, timeout=1, crash=0, memory=0, output=0, forfeits=1, wins_by_forfeit=1),
-        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, memory=0, output=0, forfeits=1, wins_by_forfeit=0),
+        "A": dict(normal=3, illegal_move=0, timeout=0, crash=0, memory=0, output=0, protocol=0, forfeits=0, wins_by_forfeit=1),
+        "C": dict(normal=2, illegal_move=0, timeout=1, crash=0, memory=0, output=0, protocol=0, forfeits=1, wins_by_forfeit=1),
+        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, memory=0, output=0, protocol=0, forfeits=1, wins_by_forfeit=0),
     }
     reasons = table.drop(columns=["forfeits", "wins_by_forfeit"])
     assert (reasons.sum(axis=1) + table["wins_by_forfeit"]).tolist() == [4, 4, 4]  # every game counted once

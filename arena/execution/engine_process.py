@@ -15,6 +15,7 @@ import selectors
 import signal
 import subprocess
 import time
+import weakref
 
 from arena.errors import BotFault
 from arena.execution.isolation import output_file
@@ -59,6 +60,8 @@ class EngineProcess:
         except (OSError, subprocess.SubprocessError) as exc:
             self.close()
             raise BotFault(Termination.CRASH, "failed to start", f"{self.argv[0]!r}: {exc}") from None
+        # an engine whose bot is dropped without close(), or still running at exit, dies with it
+        self._finalizer = weakref.finalize(self, _kill_group, self.proc)
         self.stdout = self.proc.stdout.fileno()
         os.set_blocking(self.stdout, False)
         self.selector = selectors.DefaultSelector()
@@ -170,13 +173,9 @@ class EngineProcess:
 
     def kill(self) -> None:
         """SIGKILL the engine's whole process group and reap the engine."""
-        if self.proc is None:
+        if self.proc is None or not self._finalizer.alive:
             return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
+        self._finalizer()  # once: afterwards the group's id may belong to another process
         for pipe in (self.proc.stdin, self.proc.stdout):
             try:
                 pipe.close()
@@ -208,6 +207,15 @@ class EngineProcess:
         if self.log >= 0:
             os.close(self.log)
             self.log = -1
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process group ``proc`` leads, then reap ``proc``."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
 
 
 def _memory_limit(memory_bytes: int | None):
