@@ -208,7 +208,7 @@ FAULTS = [
     ("crash", None, Termination.CRASH, "crashed at ply 2: exited with code 3 (last stderr: thinking about move 1 | thinking about move 2 | fatal: the engine gave up)"),
     ("hang", Budget(nodes=100), Termination.TIMEOUT, "timed out at ply 0: no bestmove within 1s (the watchdog); killed"),
     ("late", Budget(time=0.2), Termination.TIMEOUT, "no bestmove within 0.3s (its time budget + margin); killed"),
-    ("ignore_stop", Budget(time=0.2), Termination.TIMEOUT, "(its time budget + margin); killed (last stderr: thinking about move 1)"),
+    ("ignore_stop", Budget(time=0.2), Termination.TIMEOUT, "(its time budget + margin); killed (last stderr: thinking about move 1 | info string waiting for stop)"),
     ("illegal", None, Termination.ILLEGAL_MOVE, "played an illegal move at ply 2: 'a1' in tictactoe; legal: "),
     ("unreadable", None, Termination.ILLEGAL_MOVE, "sent an unreadable move at ply 0: 'nonsense': cannot read 'nonsense'"),
     ("garbage", None, Termination.PROTOCOL, "broke the protocol at ply 0: unexpected line 'hello from the engine'"),
@@ -253,6 +253,7 @@ def _gone(pid: int) -> bool:
 def test_an_engine_that_obeys_stop_plays_under_a_time_budget():
     bot = engine("obey_stop", script=FAULTY, limits=FAST)
     record = play_game(TICTACTOE, [bot, REGISTRY.bot("random")], budgets=[Budget(time=0.1)] * 2, time_margin=0.1)
+    assert "info string waiting for stop" in bot.engine.tail()  # kept with its stderr
     bot.close()
     assert record.termination is Termination.NORMAL, record.message
     assert all(0.09 < m.seconds < 0.2 for m in record.moves if m.player == 0)

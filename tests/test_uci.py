@@ -90,3 +90,9 @@ def test_stockfish_gauntlet_at_1000_nodes_through_arena_run(tmp_path):
     text = log.read_text()
     assert "setoption name Hash value 32" in text and "setoption name Threads value 1" in text
     assert "go nodes 1000" in text
+
+
+@needs_stockfish
+def test_stockfish_beyond_the_memory_limit_says_so_at_set_up():
+    with pytest.raises(ParameterError, match=r"ran out of memory: over its limit of 1024 MiB \(Failed to allocate 2048MB"):
+        REGISTRY.bot("uci:cmd=stockfish,Hash=2048").check_game(CHESS)  # the default limit: 1024 MiB

@@ -5,6 +5,11 @@ Both run their engine in a process of their own (``arena.execution.engine_proces
 workers build them locally even when bots are isolated (``Bot.external``). A bot keeps its
 engine from game to game while it is healthy; after any fault the engine and its children
 are killed, and the next game starts a fresh one. Registered as a built-in plugin.
+
+Specs: ``cmd`` is split as a shell would (``engine:cmd=./bot --level 3``; ``'my bot'`` for a
+path with a space); a comma ends it, since the spec's keys are comma-separated. On a
+shell, quote the whole spec. Any other key is an engine option, checked against what the
+engine declares: ``uci:cmd=stockfish,Hash=64,Threads=1,Skill Level=5``.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ class EngineBot(Bot):
     """
 
     external = True
-    cmd: str = param("", "the engine's command line, split as a shell would: engine:cmd=./bot --level 3")
+    cmd: str = param("", "the engine's command line, split as a shell would, no commas (on a shell quote the whole spec)")
     startup: float = param(60.0, "seconds allowed to launch the engine and for its handshake and readyok", min=0.001)
     strict: bool = param(False, "reporting more nodes than the node budget loses the game")
 

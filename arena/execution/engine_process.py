@@ -26,7 +26,7 @@ _STDERR_POLL = 0.05
 #: Seconds an engine has to exit after ``quit`` before it is killed.
 QUIT_WAIT = 1.0
 #: Words on stderr that mean the engine ran out of memory (Python, C++, C).
-_MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory")
+_MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "Failed to allocate")
 
 
 class EngineProcess:

@@ -39,6 +39,7 @@ class Faulty(Engine):
         if mode == "late":
             time.sleep(float(words[words.index("movetime") + 1]) / 1000 + 0.5)
         if mode in ("ignore_stop", "obey_stop"):
+            self.send("info string waiting for stop")
             for line in sys.stdin:  # think until stop
                 if line.strip() == "stop":
                     break
