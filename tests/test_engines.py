@@ -1,8 +1,6 @@
 """Engines in any language: the ``engine`` bot, its process, its faults, and its records."""
 
-import os
 import shlex
-import signal
 import sqlite3
 import sys
 import time
@@ -183,10 +181,13 @@ def test_reporting_more_nodes_than_the_budget_is_flagged_and_forfeits_only_when_
 
 def test_a_healthy_engine_is_kept_between_games_and_quits_when_closed():
     bot = engine()
+    pids = set()
     for seed in range(3):
-        play_game(TICTACTOE, [bot, REGISTRY.bot("random")], seed=seed)
-        pid = bot.engine.pid if seed == 0 else pid
-        assert bot.engine.pid == pid
+        record = play_game(TICTACTOE, [bot, REGISTRY.bot("random")], seed=seed)
+        assert record.termination is Termination.NORMAL
+        pids.add(bot.engine.pid)
+    assert len(pids) == 1
+    (pid,) = pids
     bot.close()
     assert group_gone(pid)
 

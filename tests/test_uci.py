@@ -9,7 +9,7 @@ import pytest
 import results
 from arena import Budget, get_registry
 from arena.errors import ParameterError
-from arena.execution.engine_bots import GAME_FOLDERS
+from arena.execution.engine_process import GAME_FOLDERS
 from arena.front.cli import main
 from arena.records import Termination
 from arena.referee import play_game

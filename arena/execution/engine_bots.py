@@ -15,9 +15,7 @@ engine declares: ``uci:cmd=stockfish,Hash=64,Threads=1,Skill Level=5``.
 from __future__ import annotations
 
 import math
-import os
 import shlex
-import shutil
 import time
 import typing
 
@@ -25,15 +23,13 @@ from arena import hookimpl
 from arena.bot import Bot, Decision
 from arena.budget import Counter, uncounted
 from arena.errors import BotFault, IllegalMoveError, ParameterError
-from arena.execution.engine_process import EngineProcess
+from arena.execution.engine_process import EngineProcess, find_program
 from arena.execution.engine_options import EngineOption, check_options, parse_option
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import format_value, param
 from arena.records import Termination
 
-#: Folders searched for a command without a slash after PATH (Debian installs Stockfish in /usr/games).
-GAME_FOLDERS = ("/usr/games", "/usr/local/games")
 #: Lichess's win-probability slope per centipawn (https://lichess.org/page/accuracy):
 #: 2 / (1 + exp(-K * cp)) - 1 maps centipawns into (-1, 1).
 LICHESS_K = 0.00368208
@@ -87,20 +83,14 @@ class EngineBot(Bot):
         return out
 
     def argv(self) -> list[str]:
-        """The command line, with the program found on PATH or in GAME_FOLDERS."""
+        """The command line, its program found on PATH or in GAME_FOLDERS."""
         try:
             argv = shlex.split(self.cmd)
         except ValueError as exc:
             raise ParameterError(f"bad cmd {self.cmd!r} for bot {self.name!r}: {exc}") from None
         if not argv:
             raise ParameterError(f"bot {self.name!r} needs the engine's command: {self.name}:cmd=PATH")
-        program = argv[0]
-        if os.sep not in program:
-            found = shutil.which(program) or shutil.which(program, path=os.pathsep.join(GAME_FOLDERS))
-            if found is None:
-                where = ", ".join(["PATH"] + list(GAME_FOLDERS))
-                raise BotFault(Termination.CRASH, "failed to start", f"no program {program!r} on {where}")
-            argv[0] = found
+        argv[0] = find_program(argv[0])
         return argv
 
     # set-up
@@ -265,25 +255,12 @@ class EngineBot(Bot):
 
     def _follow(self, state) -> None:
         """Append the moves that led from the last known state to ``state`` (up to two plies)."""
-        game, known = self._game, self._state
-        if state == known:
-            return
-        for first in game.legal_moves(known):
-            after = game.apply(known, first)
-            if after == state:
-                self._moves.append(game.format_move(first))
-                self._state = state
-                return
-        for first in game.legal_moves(known):
-            after = game.apply(known, first)
-            if game.is_terminal(after):
-                continue
-            for second in game.legal_moves(after):
-                if game.apply(after, second) == state:
-                    self._moves += [game.format_move(first), game.format_move(second)]
-                    self._state = state
-                    return
-        raise IllegalMoveError(f"{self.name} cannot tell which moves led to the position it was given")
+        if state != self._state:
+            line = _path(self._game, self._state, state, 2)
+            if line is None:
+                raise IllegalMoveError(f"{self.name} cannot tell which moves led to the position it was given")
+            self._moves += [self._game.format_move(m) for m in line]
+            self._state = state
 
     def close(self) -> None:
         """Ask the engine to quit (it is killed if it does not within a second)."""
@@ -324,7 +301,9 @@ class EngineBot(Bot):
             if key in ("depth", "nodes", "time"):
                 info[key] = int(words[i + 1])
             elif key == "score":
-                info["score"] = float(words[i + 1])
+                info["score"] = score = float(words[i + 1])
+                if not math.isfinite(score):
+                    raise ValueError(score)
             else:
                 raise ValueError(key)
             i += 2
@@ -387,6 +366,20 @@ class UciBot(EngineBot):
         middle, half = (low + high) / 2, (high - low) / 2
         share = 2 / (1 + math.exp(-LICHESS_K * value)) - 1
         return middle + half * max(-0.999, min(0.999, share))
+
+
+def _path(game: Game, start, goal, plies: int) -> list | None:
+    """The moves that lead from ``start`` to ``goal`` in at most ``plies`` plies, or None."""
+    children = [(move, game.apply(start, move)) for move in game.legal_moves(start)]
+    for move, after in children:
+        if after == goal:
+            return [move]
+    if plies > 1:
+        for move, after in children:
+            rest = None if game.is_terminal(after) else _path(game, after, goal, plies - 1)
+            if rest is not None:
+                return [move] + rest
+    return None
 
 
 def full_spec(game: Game) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import time
@@ -21,12 +22,25 @@ from arena.errors import BotFault
 from arena.execution.isolation import output_file
 from arena.records import Termination
 
+#: Folders searched after PATH for a program named without a folder (Debian puts Stockfish in /usr/games).
+GAME_FOLDERS = ("/usr/games", "/usr/local/games")
 #: Seconds between looks at the size of stderr while waiting for a line.
 _STDERR_POLL = 0.05
 #: Seconds an engine has to exit after ``quit`` before it is killed.
 QUIT_WAIT = 1.0
 #: Words on stderr that mean the engine ran out of memory (Python, C++, C).
 _MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "Failed to allocate")
+
+
+def find_program(program: str) -> str:
+    """The path of a program: as given if it names a folder, else found on PATH or in GAME_FOLDERS."""
+    if os.sep in program:
+        return program
+    found = shutil.which(program) or shutil.which(program, path=os.pathsep.join(GAME_FOLDERS))
+    if found is None:
+        where = ", ".join(("PATH",) + GAME_FOLDERS)
+        raise BotFault(Termination.CRASH, "failed to start", f"no program {program!r} on {where}")
+    return found
 
 
 class EngineProcess:
