@@ -348,3 +348,23 @@ def test_the_report_shows_engine_reported_nodes_and_moves_over_budget(tmp_path, 
     # a tournament without engines has no such table
     plain = results.load(tmp_path / "r.db")
     assert "engines" not in results.report.report(plain.games, plain.moves.assign(reported=0))
+
+
+def test_a_missing_engine_is_one_line_from_the_command_line_and_a_crash_in_a_game(tmp_path, capsys):
+    argv = ["run", "--game", "tictactoe", "--bot", "engine:cmd=./nope", "--bot", "random", "--db", str(tmp_path / "x.db")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == "arena: error: engine 'engine:cmd=./nope' cannot start: no such file './nope'\n"
+    record = play_game(TICTACTOE, [REGISTRY.bot("random"), REGISTRY.bot("engine:cmd=./nope")])
+    assert record.termination is Termination.CRASH and record.loser == 1
+    assert record.message == "'engine:cmd=./nope' failed to start a game: no such file './nope'"
+
+
+def test_arena_play_runs_an_engine_in_its_own_process_and_leaves_none(tmp_path, capsys):
+    script = tmp_path / "played_engine.py"
+    script.write_text(f"import runpy\nrunpy.run_path({str(RANDOM)!r}, run_name='__main__')\n")
+    argv = ["play", "connect4", "--bot", f"engine:cmd={command(script)}", "--bot", "random", "--budget", "nodes=20",
+            "--seed", "1", "--quiet"]
+    assert main(argv) == 0
+    assert "result " in capsys.readouterr().out
+    assert engine_processes("played_engine.py") == []
