@@ -368,3 +368,17 @@ def test_arena_play_runs_an_engine_in_its_own_process_and_leaves_none(tmp_path, 
     assert main(argv) == 0
     assert "result " in capsys.readouterr().out
     assert engine_processes("played_engine.py") == []
+
+
+def test_an_engine_that_stops_reading_its_input_times_out_instead_of_blocking_the_referee():
+    from arena.errors import BotFault
+    from arena.execution.engine_process import EngineProcess
+
+    deaf = EngineProcess([sys.executable, "-c", "import time; time.sleep(60)"], write_timeout=0.5)
+    started = time.perf_counter()
+    with pytest.raises(BotFault) as caught:
+        deaf.send("position start moves " + "a1 " * 100_000)  # more than a pipe holds
+    assert caught.value.termination is Termination.TIMEOUT
+    assert "stopped reading its input for 0.5s; killed" in caught.value.detail
+    assert time.perf_counter() - started < 5 and group_gone(deaf.pid)
+    deaf.close()

@@ -114,7 +114,9 @@ class EngineBot(Bot):
         """A fresh engine, handshaken, its options set and ready to play ``game``."""
         limits = self.limits
         self._playing = game.name
-        engine = EngineProcess(self.argv(), memory_bytes=limits.memory_bytes, output_bytes=limits.output_bytes)
+        engine = EngineProcess(
+            self.argv(), memory_bytes=limits.memory_bytes, output_bytes=limits.output_bytes, write_timeout=limits.watchdog
+        )
         try:
             deadline = time.perf_counter() + self.startup
             engine.send(self.hello)

@@ -11,6 +11,7 @@ it started) is killed first.
 from __future__ import annotations
 
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -46,8 +47,11 @@ def find_program(program: str) -> str:
 class EngineProcess:
     """One running engine: ``send`` lines, ``read_line`` against a deadline, ``quit`` or ``kill``."""
 
-    def __init__(self, argv: list[str], *, memory_bytes: int | None = None, output_bytes: int = 1 << 20):
+    def __init__(
+        self, argv: list[str], *, memory_bytes: int | None = None, output_bytes: int = 1 << 20, write_timeout: float = 60.0
+    ):
         self.argv = list(argv)
+        self.write_timeout = write_timeout
         self.memory_bytes = memory_bytes
         self.output_bytes = output_bytes
         self.log = output_file()
@@ -78,6 +82,8 @@ class EngineProcess:
         self._finalizer = weakref.finalize(self, _kill_group, self.proc)
         self.stdout = self.proc.stdout.fileno()
         os.set_blocking(self.stdout, False)
+        self.stdin = self.proc.stdin.fileno()
+        os.set_blocking(self.stdin, False)  # a send never blocks past write_timeout
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.stdout, selectors.EVENT_READ)
 
@@ -94,12 +100,24 @@ class EngineProcess:
         self._read = self._logged = 0
 
     def send(self, line: str) -> None:
-        """Write one line to the engine; a closed pipe means it died."""
-        try:
-            self.proc.stdin.write(line.encode() + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self.death() from None
+        """Write one line to the engine; a closed pipe means it died, a full one that it
+        stopped reading (given ``write_timeout`` seconds to drain it)."""
+        data = memoryview(line.encode() + b"\n")
+        deadline = None
+        while data:
+            try:
+                data = data[os.write(self.stdin, data) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:  # a closed pipe
+                raise self.death() from None
+            deadline = deadline or time.perf_counter() + self.write_timeout
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([], [self.stdin], [], left)[1]:
+                raise self.fault(
+                    Termination.TIMEOUT, "timed out", f"stopped reading its input for {self.write_timeout:g}s; killed"
+                )
 
     def log_line(self, text: str) -> None:
         """Keep a line the engine sent on stdout for the log (``info string``)."""
@@ -202,10 +220,10 @@ class EngineProcess:
             return
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.write(b"quit\n")
-                self.proc.stdin.close()
-            except (OSError, ValueError):
+                os.write(self.stdin, b"quit\n")
+            except OSError:  # closed, or full: closing stdin says the same
                 pass
+            self.proc.stdin.close()
             try:
                 self.proc.wait(timeout=QUIT_WAIT)
             except subprocess.TimeoutExpired:
