@@ -166,7 +166,6 @@ class EngineBot(Bot):
     def new_game(self, game: Game, player: int, seed: int) -> None:
         super().new_game(game, player, seed)
         self._game = uncounted(game)
-        self._player = player
         spec = full_spec(game)
         engine = self.engine
         if engine is None or not engine.alive() or spec != self._spec:
