@@ -24,6 +24,10 @@ class Decision:
     """Deepest search completed, in plies."""
     pv: tuple = ()
     """Principal variation: the expected line of play, starting with ``move``."""
+    nodes: int | None = None
+    """Nodes the bot's own search reported, for searches the arena cannot count (engines).
+
+    When given, the record holds it instead of the arena's count, marked as reported."""
 
 
 class _GameRandom:
@@ -52,6 +56,11 @@ class Bot(Configurable):
     kind: typing.ClassVar[str] = "bot"
     interactive: typing.ClassVar[bool] = False
     """True for bots driven by a person (never given a budget, not for tournaments)."""
+    external: typing.ClassVar[bool] = False
+    """True for bots that run their own process (engines): workers build them locally even
+    when bots are isolated, since isolating them again would add nothing but a hop. Such a
+    bot is handed the run's ``arena.Limits`` as ``self.limits`` before its first game, and
+    its ``close()`` (if it has one) is called when the game is over."""
 
     rng = _GameRandom()
     """This game's random generator (``random.Random``), seeded by ``new_game`` (0 before)."""
@@ -70,6 +79,10 @@ class Bot(Configurable):
         """Called before each game. The default reseeds ``self.rng``; override to clear tables."""
         self._rng_seed = seed
         self.__dict__.pop("rng", None)  # the next use of self.rng makes a generator with this seed
+
+    def opening(self, moves: tuple[str, ...]) -> None:
+        """Called after ``new_game`` when the game starts after opening moves (the game's move
+        text), for bots that need the whole history (engines). The default ignores them."""
 
     def choose(self, game: Game, state: State, budget: Counter) -> Move | Decision:
         """Pick a move in ``state``.

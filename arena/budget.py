@@ -191,6 +191,25 @@ def counted(game, counter: Counter):
     return view
 
 
+def uncounted(game):
+    """The rule book behind a counted view (``game`` itself if it is none): its ``apply`` counts nothing.
+
+    For bots whose search runs elsewhere (engines) and that only follow the game.
+    """
+    base = getattr(type(game), "_counted_base", None)
+    if base is None:
+        return game
+    plain = object.__new__(base)
+    fields = plain.__dict__
+    fields.update(game.__dict__)
+    inner = fields.pop("_arena_apply")
+    if getattr(inner, "__self__", None) is game:  # the class's apply, bound to the view
+        del fields["apply"]
+    else:  # a wrapper set on the instance
+        fields["apply"] = inner
+    return plain
+
+
 def _counting(counter: Counter, inner):
     """``apply`` for one view: ``inner`` (the rule book's), counted on ``counter``."""
 

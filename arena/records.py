@@ -22,6 +22,8 @@ class Termination(enum.Enum):
     """A bot used more memory than its limit; it loses."""
     OUTPUT = "output"
     """A bot wrote more to stdout and stderr than its limit; it loses."""
+    PROTOCOL = "protocol"
+    """An engine broke the text protocol; it loses."""
 
     def __str__(self):
         return self.value
@@ -41,7 +43,7 @@ class MoveRecord(NamedTuple):
     move: str
     """The move, in the game's notation."""
     nodes: int
-    """Positions the search examined, counted by the arena's counter."""
+    """Positions the search examined, counted by the arena's counter (or reported: see ``reported``)."""
     seconds: float
     """Wall-clock time the bot took."""
     depth: int | None = None
@@ -50,6 +52,10 @@ class MoveRecord(NamedTuple):
     """The bot's value of the position for itself, if it gave one."""
     pv: tuple[str, ...] = ()
     """The bot's principal variation, in the game's notation."""
+    reported: bool = False
+    """True when ``nodes`` is what the bot's own search reported (an engine), not the arena's count."""
+    over_budget: bool = False
+    """True when the reported nodes exceed the node budget."""
 
 
 @dataclass(frozen=True)

@@ -55,11 +55,12 @@ def play_game(
     budgets = tuple(budgets) if budgets else (_UNLIMITED, _UNLIMITED)
     state = game.play(opening) if opening else game.initial_state()
     moves: list[MoveRecord] = []
+    opening_texts = tuple(m if isinstance(m, str) else game.format_move(m) for m in opening)
 
     def forfeit(player: int, why: Termination, message: str) -> GameRecord:
         low = game.bounds[0]
         utilities = (low, -low) if player == 0 else (-low, low)
-        return _record(game, names, budgets, seed, opening, moves, utilities, why, player, message)
+        return _record(game, names, budgets, seed, opening_texts, moves, utilities, why, player, message)
 
     counters = (Counter(budgets[0]), Counter(budgets[1]))  # one per player, reset every move
     # what each bot is handed: the game, counting every position its apply makes
@@ -67,6 +68,8 @@ def play_game(
     for player, bot in enumerate(bots):
         try:
             bot.new_game(views[player], player, bot_seed(seed, player))
+            if opening_texts and hasattr(bot, "opening"):
+                bot.opening(opening_texts)
         except BotFault as fault:
             return forfeit(player, fault.termination, f"{names[player]!r} failed to start a game: {fault.detail}")
         except Exception as exc:
@@ -99,8 +102,13 @@ def play_game(
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} crashed at ply {ply}: {_describe(exc)}")
         seconds = clock() - start
+        nodes = counter.nodes
+        reported = over = False
         if isinstance(answer, Decision):
             move, depth, score, pv = answer.move, answer.depth, answer.score, answer.pv
+            if answer.nodes is not None:  # an engine's own count: the arena could not count it
+                nodes, reported = answer.nodes, True
+                over = budgets[player].nodes is not None and nodes > budgets[player].nodes
         else:
             move, depth, score, pv = answer, None, None, ()
         index = _index(legal, move)
@@ -127,7 +135,7 @@ def play_game(
         except TypeError:  # an unhashable move
             text = game.format_move(move)
         pv = _format_pv(game, pv) if pv else ()
-        record = _new_move(MoveRecord, (ply, player, text, counter.nodes, seconds, depth, score, pv))
+        record = _new_move(MoveRecord, (ply, player, text, nodes, seconds, depth, score, pv, reported, over))
         moves.append(record)
         state = game.apply(state, move)
         ply += 1
@@ -136,7 +144,7 @@ def play_game(
 
     utilities = (game.utility(state, 0), game.utility(state, 1))
     return _record(
-        game, names, budgets, seed, opening, moves, utilities, Termination.NORMAL, None, game.result_text(state)
+        game, names, budgets, seed, opening_texts, moves, utilities, Termination.NORMAL, None, game.result_text(state)
     )
 
 
@@ -146,7 +154,7 @@ def _record(game, names, budgets, seed, opening, moves, utilities, termination, 
         players=(names[0], names[1]),
         budgets=(str(budgets[0]), str(budgets[1])),
         seed=seed,
-        opening=tuple(m if isinstance(m, str) else game.format_move(m) for m in opening) if opening else (),
+        opening=opening,
         moves=tuple(moves),
         utilities=utilities,
         termination=termination,

@@ -384,7 +384,7 @@ def check_bot(
             state = game.play(moves)
             where = f"bot {bot.spec!r} in {game.name} after {_line(game, moves)} with budget {budget}"
             bot_seed = rng.getrandbits(32)
-            answer, counter, seconds = _timed_ask(bot, game, state, budget, bot_seed, where)
+            answer, counter, seconds = _timed_ask(bot, game, moves, state, budget, bot_seed, where)
             move = answer.move if isinstance(answer, Decision) else answer
             legal = game.legal_moves(state)
             assert _find(legal, move) is not None, f"{where}: illegal move {move!r}; legal: {legal!r}"
@@ -395,7 +395,7 @@ def check_bot(
                 # asked again, and only a bot that overruns every time fails
                 times = [seconds]
                 while seconds > budget.time + time_margin and len(times) < TIME_ATTEMPTS:
-                    seconds = _timed_ask(bot, game, state, budget, bot_seed, where)[2]
+                    seconds = _timed_ask(bot, game, moves, state, budget, bot_seed, where)[2]
                     times.append(seconds)
                 shown = ", ".join(f"{t:.3f}s" for t in times)
                 assert seconds <= budget.time + time_margin, f"{where}: took {shown}"
@@ -403,12 +403,15 @@ def check_bot(
     return checked
 
 
-def _timed_ask(bot: Bot, game: Game, state, budget: Budget, seed: int, where: str):
-    """One answer of ``bot`` as the referee asks for it, its counter and its wall-clock seconds."""
+def _timed_ask(bot: Bot, game: Game, moves, state, budget: Budget, seed: int, where: str):
+    """One answer of ``bot`` in ``state`` (reached by ``moves``) as the referee asks for it,
+    its counter and its wall-clock seconds."""
     counter = Counter(budget)
     start = time.perf_counter()
     try:
         bot.new_game(game, game.to_move(state), seed)
+        if moves and hasattr(bot, "opening"):  # as the referee tells bots an opening
+            bot.opening(tuple(game.format_move(m) for m in moves))
         answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
     except BudgetExhausted:
         raise AssertionError(f"{where}: BudgetExhausted escaped from choose") from None

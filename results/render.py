@@ -29,7 +29,7 @@ SHORT = {
     "score_rate": "score%", "win_rate": "win%", "nodes_per_move": "nodes/move", "nodes_per_second": "nodes/s",
     "seconds_per_move": "s/move", "first_games": "1st_games", "first_score": "1st_score", "first_rate": "1st%",
     "second_games": "2nd_games", "second_score": "2nd_score", "second_rate": "2nd%", "illegal_move": "illegal",
-    "wins_by_forfeit": "opp_faults",
+    "wins_by_forfeit": "opp_faults", "reported_moves": "reported", "over_budget": "over",
 }
 """Headers people read, for the column names of the report tables."""
 NOTES = {
@@ -38,6 +38,8 @@ NOTES = {
     "colours": "games, points and score rate as first mover (1st) and as second mover (2nd)",
     "terminations": "how each bot's games ended: normally, or by the bot's own fault (it lost those); "
     "opp_faults: games it won by its opponent's fault",
+    "engines": "nodes the engine reported itself (the arena cannot count them): its moves with reported nodes, "
+    "and those over the node budget",
 }
 BREAK_BEFORE = {"nodes_per_move": "search per move"}
 """Where a text table too wide for the terminal is split first, and what the part after says."""

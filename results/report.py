@@ -18,7 +18,7 @@ from results.about import About, Entry
 from results.render import FORMATS, render, write, write_file
 
 __all__ = [
-    "About", "Entry", "FORMATS", "by_colour", "crosstable", "elo", "render", "report", "standings",
+    "About", "Entry", "FORMATS", "by_colour", "crosstable", "elo", "engines", "render", "report", "standings",
     "terminations", "write", "write_file",
 ]
 
@@ -236,11 +236,31 @@ def terminations(games: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def engines(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
+    """Per bot whose nodes its engine reported (the arena cannot count them): its moves, how
+    many were reported, and how many reported more nodes than the node budget."""
+    played = moves[moves["game_id"].isin(games["game_id"])]
+    reported = played[played["reported"].astype(bool)]
+    by_bot = played[played["bot"].isin(reported["bot"])].groupby("bot")
+    table = pd.DataFrame({
+        "moves": by_bot.size(),
+        "reported_moves": by_bot["reported"].sum(),
+        "over_budget": by_bot["over_budget"].sum(),
+    }).astype(int)
+    table = table.reindex([b for b in _order(games) if b in table.index])
+    table.index.name = "bot"
+    return table
+
+
 def report(games: pd.DataFrame, moves: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Every report table: standings, crosstable (points), colours and terminations."""
-    return {
+    """Every report table: standings, crosstable (points), colours and terminations, and
+    ``engines`` when an engine reported its own node counts (the standings' nodes are those)."""
+    tables = {
         "standings": standings(games, moves),
         "crosstable": crosstable(games),
         "colours": by_colour(games),
         "terminations": terminations(games),
     }
+    if "reported" in moves and moves["reported"].astype(bool).any():
+        tables["engines"] = engines(games, moves)
+    return tables

@@ -92,6 +92,10 @@ class MoveRow(NamedTuple):
     """The bot's value of the position for itself, else NULL."""
     pv: str
     """The bot's principal variation, space-separated ("" if none)."""
+    reported: int
+    """1 when ``nodes`` is what the bot's own search reported (an engine), 0 when the arena counted them."""
+    over_budget: int
+    """1 when the reported nodes exceed the node budget, else 0."""
 
 
 _SQL_TYPES = {
@@ -133,9 +137,9 @@ def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
     """A game's rows for the database, finished now (built column-wise with iterators that run in C)."""
     moves = record.moves
     if moves:
-        plies, players, texts, nodes, seconds, depths, scores, pvs = zip(*moves)
+        plies, players, texts, nodes, seconds, depths, scores, pvs, reported, over = zip(*moves)
     else:
-        plies = players = texts = nodes = seconds = depths = scores = pvs = ()
+        plies = players = texts = nodes = seconds = depths = scores = pvs = reported = over = ()
     firsts = list(map(not_, players))
     row = _new_game_row(GameRow, (
         game_id, pairing, record.players[0], record.players[1], " ".join(record.opening), record.seed,
@@ -146,7 +150,11 @@ def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
         _now_text(),
     ))  # fmt: skip
     pvs = map(" ".join, pvs) if any(pvs) else repeat("")
-    rows = zip(repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs)
+    if any(reported):  # SQLite stores a bool as 1 or 0 anyway; ints keep the rows plain
+        reported, over = map(int, reported), map(int, over)
+    else:
+        reported = over = repeat(0)
+    rows = zip(repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs, reported, over)
     return GameRows(row, list(rows))
 
 

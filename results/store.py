@@ -42,7 +42,15 @@ from results.sqlite import (
 )
 from results.rows import GameRow, GameRows, MoveRow, game_rows, sql_columns
 
-SCHEMA = "botarena-results/1"
+SCHEMA = "botarena-results/2"
+#: Older schemas this version opens, each with the statements that bring it up to date.
+_MIGRATIONS = {
+    # 2 added the moves' reported and over_budget flags (engines' own node counts)
+    "botarena-results/1": (
+        "ALTER TABLE moves ADD COLUMN reported INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE moves ADD COLUMN over_budget INTEGER NOT NULL DEFAULT 0",
+    ),
+}
 
 _DDL = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -120,7 +128,9 @@ class Store:
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() if "meta" in tables else None
-            if row is None or row[0] != SCHEMA:
+            if row is not None and row[0] in _MIGRATIONS:
+                self._migrate(row[0])
+            elif row is None or row[0] != SCHEMA:
                 raise self._not_ours(f"{row[0] if row else 'no botarena schema'}; expected {SCHEMA}", create)
         elif not create:
             raise self._not_ours("it is empty", create)
@@ -135,6 +145,19 @@ class Store:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA,))
 
             self._write("the tables of a new results database", create_tables)
+
+    def _migrate(self, schema: str) -> None:
+        """Bring a database of an older schema up to date, in one transaction."""
+
+        def migrate():
+            (now,) = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if now == SCHEMA:  # another process got there first
+                return
+            for statement in _MIGRATIONS[schema]:
+                self.db.execute(statement)
+            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA,))
+
+        self._write(f"the update of a {schema} database to {SCHEMA}", migrate)
 
     def _not_ours(self, detail: str, create: bool) -> StoreError:
         fix = "; give a new file name or an existing results database" if create else ""

@@ -43,7 +43,7 @@ def load(path: str | Path, tournament: str | None = None) -> Tables:
         )
         moves = pd.read_sql_query(
             "SELECT m.game_id, m.ply, m.player, CASE m.player WHEN 0 THEN g.first ELSE g.second END AS bot, "
-            "m.move, m.nodes, m.seconds, m.depth, m.score FROM moves m JOIN games g "
+            "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget FROM moves m JOIN games g "
             "ON g.tournament_id = m.tournament_id AND g.game_id = m.game_id "
             "WHERE m.tournament_id=? ORDER BY m.game_id, m.ply",
             store.db,

@@ -9,7 +9,7 @@ from arena.plugins import DEFAULT_PLUGINS, make_plugin_manager
 from tests.plugins import duplicate, misbehaving
 
 BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "chess", "tree"}
-BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "human"}
+BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "human", "engine", "uci"}
 
 
 def test_built_ins_are_registered_through_the_hooks(registry):
@@ -17,7 +17,7 @@ def test_built_ins_are_registered_through_the_hooks(registry):
     assert set(games) == BUILT_IN_GAMES
     assert set(registry.bots) == BUILT_IN_BOTS
     assert {e.plugin for e in games.values()} == {"games.builtin"}
-    assert {e.plugin for e in registry.bots.values()} == {"bots.builtin"}
+    assert {e.plugin for e in registry.bots.values()} == {"bots.builtin", "arena.execution.engine_bots"}
     pm = make_plugin_manager()
     assert {pm.get_name(p) for p in pm.get_plugins()} == set(DEFAULT_PLUGINS)
 
@@ -36,7 +36,7 @@ def test_unknown_names_list_what_is_available(registry):
         registry.game("go")
     assert str(info.value) == "unknown game 'go'; available: " + ", ".join(sorted(registry.games))
     assert isinstance(info.value, KeyError)
-    with pytest.raises(UnknownNameError, match="unknown bot 'alphabta'; available: alphabeta, greedy"):
+    with pytest.raises(UnknownNameError, match="unknown bot 'alphabta'; available: alphabeta, engine, greedy"):
         registry.bot("alphabta")
 
 

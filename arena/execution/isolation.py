@@ -33,7 +33,7 @@ class HostProcess:
     def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits):
         self.spec = spec
         ours, theirs = socket.socketpair()
-        self.output = _output_file()
+        self.output = output_file()
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", host_module.__name__, str(theirs.fileno()), str(os.getpid())],
@@ -121,7 +121,7 @@ class HostProcess:
         return " | ".join(lines[-3:])[-size:]
 
 
-def _output_file() -> int:
+def output_file() -> int:
     """An anonymous append-only file for a host's stdout and stderr."""
     import tempfile
 

@@ -12,6 +12,7 @@ from typing import Any, Callable
 from arena.execution.isolation import RemoteBot
 from arena.execution.specs import bot_class, fresh_game
 from arena.execution.task import GameTask
+from arena.limits import DEFAULT_LIMITS, Limits
 from arena.records import GameRecord
 from arena.referee import play_game
 
@@ -23,10 +24,11 @@ def play_scheduled(task: GameTask, plugins: tuple[str, ...] = ()) -> tuple[int, 
     that cannot even be built loses the game, like any other fault.
     """
     game = fresh_game(task.game, plugins)
-    if task.isolate:
-        bots = [RemoteBot(spec, plugins, task.limits) for spec in task.specs]
-    else:
-        bots = [_LocalBuild(spec, plugins) for spec in task.specs]
+    bots = [
+        RemoteBot(spec, plugins, task.limits) if task.isolate and not _external(spec, plugins)
+        else _LocalBuild(spec, plugins, task.limits)
+        for spec in task.specs
+    ]
     try:
         record = play_game(
             game,
@@ -53,24 +55,40 @@ def play_prepared(task: GameTask, plugins: tuple[str, ...], prepare: Callable) -
     return index, prepare(index, task.pairing, record)
 
 
+def _external(spec: str, plugins: tuple[str, ...]) -> bool:
+    """True for a bot that runs its own process (``Bot.external``): isolating it adds nothing."""
+    try:
+        return bool(bot_class(spec, plugins)[0].external)
+    except Exception:  # an unknown or broken spec: the game records the fault
+        return False
+
+
 class _LocalBuild:
     """A bot built in this process when its game starts, so a failing constructor loses that game only."""
 
     interactive = False
 
-    def __init__(self, spec: str, plugins: tuple[str, ...]):
-        self.spec, self.plugins, self.bot = spec, plugins, None
+    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits = DEFAULT_LIMITS):
+        self.spec, self.plugins, self.limits, self.bot = spec, plugins, limits, None
 
     def new_game(self, game, player, seed):
         cls, params = bot_class(self.spec, self.plugins)
         self.bot = cls(**params)
+        if cls.external:
+            self.bot.limits = self.limits  # it enforces them on its own process
         self.bot.new_game(game, player, seed)
         self.choose = self.bot.choose  # the referee calls the bot itself, not this forwarder
+
+    def opening(self, moves):
+        self.bot.opening(moves)
 
     def choose(self, game, state, budget):
         return self.bot.choose(game, state, budget)
 
     def release(self):
+        close = getattr(self.bot, "close", None)
+        if close is not None:
+            close()
         self.bot = None
         self.__dict__.pop("choose", None)
 

@@ -63,13 +63,19 @@ def cmd_play(registry: Registry, args) -> int:
         print(game.render(last[0]))
     # search bots play in supervised processes, as in tournaments; a person plays here
     plugins = tuple(args.plugin)  # the bot processes load them too
-    players = [RemoteBot(b.spec, plugins, limits) if args.isolate and not b.interactive else b for b in bots]
+    players = [RemoteBot(b.spec, plugins, limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
+    for bot in bots:
+        if bot.external:
+            bot.limits = limits  # engines run in processes of their own, under these limits
     try:
         record = play_game(
             game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin
         )
     finally:
         host_pool().close()
+        for bot in bots:
+            if bot.external:
+                bot.close()
     if args.quiet:
         print(game.render(last[0]))
     print(f"\n{result_line(game, record)}")

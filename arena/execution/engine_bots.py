@@ -1,0 +1,395 @@
+"""Engines in any language as bots: ``engine`` speaks the arena's text protocol (docs/protocol.md),
+``uci`` speaks UCI to a chess engine such as Stockfish.
+
+Both run their engine in a process of their own (``arena.execution.engine_process``), so
+workers build them locally even when bots are isolated (``Bot.external``). A bot keeps its
+engine from game to game while it is healthy; after any fault the engine and its children
+are killed, and the next game starts a fresh one. Registered as a built-in plugin.
+
+Specs: ``cmd`` is split as a shell would (``engine:cmd=./bot --level 3``; ``'my bot'`` for a
+path with a space); a comma ends it, since the spec's keys are comma-separated. On a
+shell, quote the whole spec. Any other key is an engine option, checked against what the
+engine declares: ``uci:cmd=stockfish,Hash=64,Threads=1,Skill Level=5``.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+import time
+import typing
+
+from arena import hookimpl
+from arena.bot import Bot, Decision
+from arena.budget import Counter, uncounted
+from arena.errors import BotFault, IllegalMoveError, ParameterError
+from arena.execution.engine_process import EngineProcess, find_program
+from arena.execution.engine_options import EngineOption, check_options, parse_option
+from arena.game import Game
+from arena.limits import DEFAULT_LIMITS, Limits
+from arena.params import format_value, param
+from arena.records import Termination
+
+#: Lichess's win-probability slope per centipawn (https://lichess.org/page/accuracy):
+#: 2 / (1 + exp(-K * cp)) - 1 maps centipawns into (-1, 1).
+LICHESS_K = 0.00368208
+
+
+class EngineBot(Bot):
+    """What the engine bots share: the command, start-up, options, and one move's exchange.
+
+    Keys of the spec that are not parameters are engine options (``Hash=64``), checked
+    against the options the engine declares when it starts.
+    """
+
+    external = True
+    cmd: str = param("", "the engine's command line, split as a shell would, no commas (on a shell quote the whole spec)")
+    startup: float = param(60.0, "seconds allowed to launch the engine and for its handshake and readyok", min=0.001)
+    strict: bool = param(False, "reporting more nodes than the node budget loses the game")
+
+    hello: typing.ClassVar[str] = ""
+    """The first line sent, and the answer that ends the handshake."""
+    hello_ok: typing.ClassVar[str] = ""
+
+    def __init__(self, options=(), **params):
+        super().__init__(**params)
+        self.options = tuple(options)
+        """Engine options as (name, text value) pairs, in the order given."""
+        self.limits: Limits = DEFAULT_LIMITS
+        """The run's limits; a worker sets them before the first game."""
+        self.engine: EngineProcess | None = None
+        self._spec = None  # the full game spec the engine was set up for
+
+    @classmethod
+    def parse_params(cls, params: dict[str, str]) -> dict:
+        known = {k: v for k, v in params.items() if k in cls.parameters}
+        values = super().parse_params(known)
+        options = tuple((k, v) for k, v in params.items() if k not in cls.parameters)
+        if options:
+            values["options"] = options
+        return values
+
+    @property
+    def spec(self) -> str:
+        text = super().spec
+        if not self.options:
+            return text
+        return text + ("," if ":" in text else ":") + ",".join(f"{k}={v}" for k, v in self.options)
+
+    @classmethod
+    def describe(cls) -> dict:
+        out = super().describe()
+        out["description"] += "; other keys set the engine's options (NAME=VALUE)"
+        return out
+
+    def argv(self) -> list[str]:
+        """The command line, its program found on PATH or in GAME_FOLDERS."""
+        try:
+            argv = shlex.split(self.cmd)
+        except ValueError as exc:
+            raise ParameterError(f"bad cmd {self.cmd!r} for bot {self.name!r}: {exc}") from None
+        if not argv:
+            raise ParameterError(f"bot {self.name!r} needs the engine's command: {self.name}:cmd=PATH")
+        argv[0] = find_program(argv[0])
+        return argv
+
+    # set-up
+
+    def suitable(self, game: Game) -> str | None:
+        try:
+            engine = self._start(game)
+        except BotFault as fault:
+            return f"cannot start: {fault.detail}" if fault.verb == "failed to start" else f"{fault.verb}: {fault.detail}"
+        except ParameterError as exc:
+            return str(exc)
+        engine.quit()
+        return None
+
+    def check_game(self, game: Game) -> None:
+        why = self.suitable(game)
+        if why:
+            raise ParameterError(f"{self.name} {self.spec!r} {why}")
+
+    def _start(self, game: Game) -> EngineProcess:
+        """A fresh engine, handshaken, its options set and ready to play ``game``."""
+        limits = self.limits
+        self._playing = game.name
+        engine = EngineProcess(
+            self.argv(), memory_bytes=limits.memory_bytes, output_bytes=limits.output_bytes, write_timeout=limits.watchdog
+        )
+        try:
+            deadline = time.perf_counter() + self.startup
+            engine.send(self.hello)
+            declared: dict[str, EngineOption] = {}
+            self._await(engine, self.hello_ok, deadline, "finish its handshake", declared)
+            for name, value in check_options(self.options, declared, ""):
+                engine.send(f"setoption name {name}" + ("" if value is None else f" value {value}"))
+            self.set_game(engine, game)
+            engine.send("isready")
+            self._await(engine, "readyok", deadline, "answer isready", declared)
+        except BaseException:
+            engine.close()
+            raise
+        return engine
+
+    def _await(self, engine: EngineProcess, wanted: str, deadline: float, what: str, declared=None) -> None:
+        """Read lines until ``wanted``; options go into ``declared``."""
+        while True:
+            line = engine.read_line(deadline)
+            if line is None:
+                raise engine.fault(
+                    Termination.TIMEOUT, "timed out", f"did not {what} within {self.startup:g}s (startup); killed"
+                )
+            if line == wanted:
+                return
+            head = line.split(" ", 1)[0]
+            if head == "option" and declared is not None:
+                option = parse_option(line)
+                if option is not None:
+                    declared[option.name.lower()] = option
+                    continue
+            if head == "error" and wanted == "readyok":
+                raise engine.fault(Termination.CRASH, "crashed", f"cannot play {self._playing}: {line[6:]}")
+            self.other_line(engine, line, head)
+
+    def other_line(self, engine: EngineProcess, line: str, head: str) -> None:
+        """A line that is not the one awaited: ``id``, ``info string`` and empty lines are fine."""
+        if head == "id" or not line.strip():
+            return
+        if line.startswith("info string"):
+            engine.log_line(line)
+            return
+        raise engine.fault(Termination.PROTOCOL, "broke the protocol", f"unexpected line {line[:80]!r}")
+
+    # a game
+
+    def new_game(self, game: Game, player: int, seed: int) -> None:
+        super().new_game(game, player, seed)
+        self._game = uncounted(game)
+        spec = full_spec(game)
+        engine = self.engine
+        if engine is None or not engine.alive() or spec != self._spec:
+            self.close()
+            self._spec = spec
+            self.engine = engine = self._start(game)
+        engine.new_game()
+        engine.send(self.newgame_line(player))
+        engine.send("isready")
+        self._await(engine, "readyok", time.perf_counter() + self.startup, "answer isready")
+        self._state = self._game.initial_state()
+        self._moves: list[str] = []
+
+    def opening(self, moves: tuple[str, ...]) -> None:
+        self._state = self._game.play(moves)
+        self._moves = list(moves)
+
+    def choose(self, game: Game, state, budget: Counter):
+        engine = self.engine
+        self._follow(state)
+        engine.send(self.position_line())
+        limits = budget.budget
+        engine.send(self.go_line(limits))
+        if limits.time is None:
+            stop_at, deadline = None, budget.started + self.limits.watchdog
+            if limits.unlimited:  # ``go`` with no limit searches until ``stop``: sent at the watchdog
+                stop_at, deadline = deadline, deadline + self.limits.time_margin
+        else:
+            stop_at = budget.started + limits.time
+            deadline = stop_at + self.limits.time_margin
+        info: dict = {}
+        while True:
+            line = engine.read_line(deadline if stop_at is None else stop_at)
+            if line is None:
+                if stop_at is not None:
+                    engine.send("stop")
+                    stop_at = None
+                    continue
+                waited = "the watchdog" if limits.time is None else "its time budget + margin"
+                raise engine.fault(
+                    Termination.TIMEOUT, "timed out", f"no bestmove within {deadline - budget.started:.3g}s ({waited}); killed"
+                )
+            head = line.split(" ", 1)[0]
+            if head == "bestmove":
+                return self._decision(engine, state, line, info, limits)
+            if head == "info" and not line.startswith("info string"):
+                try:
+                    self.read_info(line, info)
+                except (ValueError, IndexError):
+                    raise engine.fault(Termination.PROTOCOL, "broke the protocol", f"unreadable info {line[:80]!r}") from None
+            else:
+                self.other_line(engine, line, head)
+
+    def _decision(self, engine: EngineProcess, state, line: str, info: dict, limits) -> Decision:
+        game = self._game
+        words = line.split()
+        text = words[1] if len(words) > 1 else ""
+        try:
+            move = game.parse_move(text)
+        except Exception as exc:
+            raise engine.fault(Termination.ILLEGAL_MOVE, "sent an unreadable move", f"{text!r}: {exc}") from None
+        legal = game.legal_moves(state)
+        if move not in legal:
+            shown = ", ".join(game.format_move(m) for m in legal)
+            raise engine.fault(
+                Termination.ILLEGAL_MOVE, "played an illegal move", f"{text!r} in {game.name}; legal: {shown}"
+            )
+        nodes = info.get("nodes", 0)
+        if self.strict and limits.nodes is not None and nodes > limits.nodes:
+            raise engine.fault(
+                Termination.PROTOCOL,
+                "broke go nodes",
+                f"reported {nodes:,} nodes for a budget of {limits.nodes:,} (strict)",
+            )
+        self._state = game.apply(state, move)
+        self._moves.append(game.format_move(move))
+        return Decision(move, info.get("score"), info.get("depth"), self._pv(info.get("pv", ())), nodes)
+
+    def _pv(self, texts) -> tuple:
+        """The principal variation's moves, as far as they read as moves."""
+        pv = []
+        for text in texts:
+            try:
+                pv.append(self._game.parse_move(text))
+            except Exception:
+                break
+        return tuple(pv)
+
+    def _follow(self, state) -> None:
+        """Append the moves that led from the last known state to ``state`` (up to two plies)."""
+        if state != self._state:
+            line = _path(self._game, self._state, state, 2)
+            if line is None:
+                raise IllegalMoveError(f"{self.name} cannot tell which moves led to the position it was given")
+            self._moves += [self._game.format_move(m) for m in line]
+            self._state = state
+
+    def close(self) -> None:
+        """Ask the engine to quit (it is killed if it does not within a second)."""
+        if self.engine is not None:
+            self.engine.quit()
+            self.engine = None
+
+    # the dialect: overridden by UciBot
+
+    def set_game(self, engine: EngineProcess, game: Game) -> None:
+        engine.send(f"game {full_spec(game)}")
+
+    def newgame_line(self, player: int) -> str:
+        return f"newgame {player}"
+
+    def position_line(self) -> str:
+        return "position start" + (" moves " + " ".join(self._moves) if self._moves else "")
+
+    def go_line(self, limits) -> str:
+        words = ["go"]
+        if limits.nodes is not None:
+            words += ["nodes", str(limits.nodes)]
+        if limits.depth is not None:
+            words += ["depth", str(limits.depth)]
+        if limits.time is not None:
+            words += ["movetime", str(max(1, int(limits.time * 1000)))]
+        return " ".join(words)
+
+    def read_info(self, line: str, info: dict) -> None:
+        """Read an ``info`` line into ``info`` (depth, nodes, score, pv); ValueError if it is garbled."""
+        words = line.split()
+        i = 1
+        while i < len(words):
+            key = words[i]
+            if key == "pv":
+                info["pv"] = words[i + 1 :]
+                return
+            if key in ("depth", "nodes", "time"):
+                info[key] = int(words[i + 1])
+            elif key == "score":
+                info["score"] = score = float(words[i + 1])
+                if not math.isfinite(score):
+                    raise ValueError(score)
+            else:
+                raise ValueError(key)
+            i += 2
+
+
+class ArenaEngine(EngineBot):
+    """An executable speaking the arena's text protocol: engine:cmd=PATH (see docs/protocol.md)."""
+
+    name = "engine"
+    description = "an engine in any language speaking the arena protocol: engine:cmd=./bot --level 3"
+    hello, hello_ok = "arena 1", "arenaok"
+
+
+class UciBot(EngineBot):
+    """A UCI chess engine for the ``chess`` game: uci:cmd=stockfish,Hash=64,Threads=1."""
+
+    name = "uci"
+    description = "a UCI chess engine (Stockfish) for chess: uci:cmd=stockfish,Hash=64"
+    hello, hello_ok = "uci", "uciok"
+
+    def suitable(self, game: Game) -> str | None:
+        if game.name != "chess":
+            return f"UCI engines play chess only, not {game.name!r}"
+        return super().suitable(game)
+
+    def set_game(self, engine: EngineProcess, game: Game) -> None:
+        self._fen = None if game.fen == game.parameters["fen"].default else game.fen
+
+    def newgame_line(self, player: int) -> str:
+        return "ucinewgame"
+
+    def position_line(self) -> str:
+        start = "position startpos" if self._fen is None else f"position fen {self._fen}"
+        return start + (" moves " + " ".join(self._moves) if self._moves else "")
+
+    def other_line(self, engine: EngineProcess, line: str, head: str) -> None:
+        """UCI asks a GUI to ignore what it does not know; ``info string`` goes to the log."""
+        if line.startswith("info string"):
+            engine.log_line(line)
+
+    def read_info(self, line: str, info: dict) -> None:
+        words = line.split()
+        for i, word in enumerate(words):
+            if word in ("depth", "nodes") and i + 1 < len(words):
+                info[word] = int(words[i + 1])
+            elif word == "score" and i + 2 < len(words):
+                info["score"] = self.score(words[i + 1], int(words[i + 2]))
+            elif word == "pv":
+                info["pv"] = words[i + 1 :]
+                return
+
+    def score(self, kind: str, value: int) -> float:
+        """A UCI score in the game's utility units: a mate is the bound; centipawns go through
+        Lichess's win-probability curve, scaled to the bounds (strictly inside them)."""
+        low, high = self._game.bounds
+        if kind == "mate":
+            return high if value > 0 else low
+        if kind != "cp":
+            raise ValueError(kind)
+        middle, half = (low + high) / 2, (high - low) / 2
+        share = 2 / (1 + math.exp(-LICHESS_K * value)) - 1
+        return middle + half * max(-0.999, min(0.999, share))
+
+
+def _path(game: Game, start, goal, plies: int) -> list | None:
+    """The moves that lead from ``start`` to ``goal`` in at most ``plies`` plies, or None."""
+    children = [(move, game.apply(start, move)) for move in game.legal_moves(start)]
+    for move, after in children:
+        if after == goal:
+            return [move]
+    if plies > 1:
+        for move, after in children:
+            rest = None if game.is_terminal(after) else _path(game, after, goal, plies - 1)
+            if rest is not None:
+                return [move] + rest
+    return None
+
+
+def full_spec(game: Game) -> str:
+    """The game's spec with every parameter, defaults included, as ``game SPEC`` sends it."""
+    params = ",".join(f"{k}={format_value(v)}" for k, v in game.params.items())
+    return game.name + (":" + params if params else "")
+
+
+@hookimpl
+def register_bots(register):
+    register(ArenaEngine)
+    register(UciBot)

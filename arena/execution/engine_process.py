@@ -1,0 +1,263 @@
+"""An engine's process: launched in a session of its own, read line by line against deadlines.
+
+The engine's stdout is read through a selector into a buffer (no thread per line); its
+stderr goes to an anonymous file whose last lines go into fault messages. The process
+runs under the memory limit (RLIMIT_AS), and what it writes in a game (stdout and
+stderr together) under the output limit. Everything that goes wrong raises
+``arena.errors.BotFault``, and the whole process group (the engine and any children
+it started) is killed first.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import selectors
+import shutil
+import signal
+import subprocess
+import time
+import weakref
+
+from arena.errors import BotFault
+from arena.execution.isolation import output_file
+from arena.records import Termination
+
+#: Folders searched after PATH for a program named without a folder (Debian puts Stockfish in /usr/games).
+GAME_FOLDERS = ("/usr/games", "/usr/local/games")
+#: Seconds between looks at the size of stderr while waiting for a line.
+_STDERR_POLL = 0.05
+#: Seconds an engine has to exit after ``quit`` before it is killed.
+QUIT_WAIT = 1.0
+#: Words on stderr that mean the engine ran out of memory (Python, C++, C).
+_MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "Failed to allocate")
+
+
+def find_program(program: str) -> str:
+    """The path of a program: as given if it names a folder, else found on PATH or in GAME_FOLDERS."""
+    if os.sep in program:
+        return program
+    found = shutil.which(program) or shutil.which(program, path=os.pathsep.join(GAME_FOLDERS))
+    if found is None:
+        where = ", ".join(("PATH",) + GAME_FOLDERS)
+        raise BotFault(Termination.CRASH, "failed to start", f"no program {program!r} on {where}")
+    return found
+
+
+class EngineProcess:
+    """One running engine: ``send`` lines, ``read_line`` against a deadline, ``quit`` or ``kill``."""
+
+    def __init__(
+        self, argv: list[str], *, memory_bytes: int | None = None, output_bytes: int = 1 << 20, write_timeout: float = 60.0
+    ):
+        self.argv = list(argv)
+        self.write_timeout = write_timeout
+        self.memory_bytes = memory_bytes
+        self.output_bytes = output_bytes
+        self.log = output_file()
+        self._buffer = b""
+        self._read = 0  # stdout bytes this game
+        self._logged = 0  # bytes we copied into the log ourselves (``info string``), not the engine's stderr
+        self.proc = None
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+                start_new_session=True,  # its own process group: killpg reaches its children
+                preexec_fn=_memory_limit(memory_bytes),
+                bufsize=0,
+            )
+        except FileNotFoundError:
+            self.close()
+            raise BotFault(Termination.CRASH, "failed to start", f"no such file {self.argv[0]!r}") from None
+        except PermissionError:
+            self.close()
+            raise BotFault(Termination.CRASH, "failed to start", f"{self.argv[0]!r} is not executable") from None
+        except (OSError, subprocess.SubprocessError) as exc:
+            self.close()
+            raise BotFault(Termination.CRASH, "failed to start", f"{self.argv[0]!r}: {exc}") from None
+        # an engine whose bot is dropped without close(), or still running at exit, dies with it
+        self._finalizer = weakref.finalize(self, _kill_group, self.proc)
+        self.stdout = self.proc.stdout.fileno()
+        os.set_blocking(self.stdout, False)
+        self.stdin = self.proc.stdin.fileno()
+        os.set_blocking(self.stdin, False)  # a send never blocks past write_timeout
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.stdout, selectors.EVENT_READ)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None and self.log >= 0
+
+    def new_game(self) -> None:
+        """Start counting the output limit afresh."""
+        os.ftruncate(self.log, 0)
+        self._read = self._logged = 0
+
+    def send(self, line: str) -> None:
+        """Write one line to the engine; a closed pipe means it died, a full one that it
+        stopped reading (given ``write_timeout`` seconds to drain it)."""
+        data = memoryview(line.encode() + b"\n")
+        deadline = None
+        while data:
+            try:
+                data = data[os.write(self.stdin, data) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:  # a closed pipe
+                raise self.death() from None
+            deadline = deadline or time.perf_counter() + self.write_timeout
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([], [self.stdin], [], left)[1]:
+                raise self.fault(
+                    Termination.TIMEOUT, "timed out", f"stopped reading its input for {self.write_timeout:g}s; killed"
+                )
+
+    def log_line(self, text: str) -> None:
+        """Keep a line the engine sent on stdout for the log (``info string``)."""
+        data = text.encode("utf-8", "replace") + b"\n"
+        os.write(self.log, data)
+        self._logged += len(data)
+
+    def read_line(self, deadline: float) -> str | None:
+        """The next line from stdout, or None once ``time.perf_counter()`` passes ``deadline``.
+
+        Raises BotFault when the engine closes stdout (it died) or writes more than its
+        output limit.
+        """
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
+                return line.decode("utf-8", "replace").rstrip("\r")
+            self._check_output()
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            if not self.selector.select(min(left, _STDERR_POLL)):
+                continue
+            try:
+                data = os.read(self.stdout, 65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                raise self.death()
+            self._read += len(data)
+            self._buffer += data
+
+    def _check_output(self) -> None:
+        written = self._read + os.fstat(self.log).st_size - self._logged
+        if written > self.output_bytes:
+            self.kill()
+            raise BotFault(
+                Termination.OUTPUT,
+                "wrote too much",
+                f"{written:,} bytes on stdout and stderr in one game; the limit is {self.output_bytes:,}"
+                + self._tail_note(),
+            )
+
+    def death(self) -> BotFault:
+        """The fault of an engine that closed its stdout or stdin: how it ended, and its last words."""
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:  # it closed stdout but lives on
+            self.kill()
+            return BotFault(Termination.CRASH, "crashed", "closed its stdout" + self._tail_note())
+        self.kill()  # its children
+        tail = self.tail()
+        if self.memory_bytes is not None and any(word in tail for word in _MEMORY_WORDS):
+            limit = self.memory_bytes // (1024 * 1024)
+            return BotFault(Termination.MEMORY, "ran out of memory", f"over its limit of {limit} MiB ({tail})")
+        if code < 0:
+            try:
+                why = f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                why = f"was killed by signal {-code}"
+        else:
+            why = f"exited with code {code}"
+        return BotFault(Termination.CRASH, "crashed", why + self._tail_note())
+
+    def fault(self, termination: Termination, verb: str, detail: str) -> BotFault:
+        """Kill the engine and return the fault to raise, with its last stderr lines."""
+        self.kill()
+        return BotFault(termination, verb, detail + self._tail_note())
+
+    def tail(self, size: int = 400) -> str:
+        """The engine's last stderr lines (and ``info string`` lines), joined by ' | '."""
+        if self.log < 0:
+            return ""
+        end = os.fstat(self.log).st_size
+        data = os.pread(self.log, size, max(0, end - size)).decode("utf-8", "replace")
+        lines = [line.strip() for line in data.splitlines() if line.strip()]
+        return " | ".join(lines[-3:])[-size:]
+
+    def _tail_note(self) -> str:
+        tail = self.tail()
+        return f" (last stderr: {tail})" if tail else ""
+
+    def kill(self) -> None:
+        """SIGKILL the engine's whole process group and reap the engine."""
+        if self.proc is None or not self._finalizer.alive:
+            return
+        self._finalizer()  # once: afterwards the group's id may belong to another process
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+
+    def quit(self) -> None:
+        """Ask the engine to exit (``quit``, then stdin closed); kill it after QUIT_WAIT seconds."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            try:
+                os.write(self.stdin, b"quit\n")
+            except OSError:  # closed, or full: closing stdin says the same
+                pass
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=QUIT_WAIT)
+            except subprocess.TimeoutExpired:
+                pass
+        self.close()
+
+    def close(self) -> None:
+        """Kill what is left of the engine and free its files."""
+        self.kill()
+        if getattr(self, "selector", None) is not None:
+            self.selector.close()
+            self.selector = None
+        if self.log >= 0:
+            os.close(self.log)
+            self.log = -1
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process group ``proc`` leads, then reap ``proc``."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _memory_limit(memory_bytes: int | None):
+    """What the child runs before the engine: the address-space limit, if any."""
+    if memory_bytes is None:
+        return None
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+    return limit

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Misbehaving engines for the tests: ``faulty.py MODE``, each mode one fault (see FAULTS)."""
+
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from random_engine import Engine  # noqa: E402
+
+
+class Faulty(Engine):
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = mode
+        self.played = 0
+
+    def on_arena(self, words, line):
+        if self.mode == "handshake":  # says hello, never arenaok
+            self.send("id name silent")
+            return
+        super().on_arena(words, line)
+
+    def on_go(self, words, line):
+        self.played += 1
+        mode = self.mode
+        print(f"thinking about move {self.played}", file=sys.stderr, flush=True)
+        if mode == "crash" and self.played == 2:
+            print("fatal: the engine gave up", file=sys.stderr, flush=True)
+            os._exit(3)
+        if mode == "hang":
+            time.sleep(3600)
+        if mode == "fork":  # a child that would outlive a careless referee
+            child = subprocess.Popen(["sleep", "3600"])
+            print(f"child {child.pid}", file=sys.stderr, flush=True)
+            time.sleep(3600)
+        if mode == "late":
+            time.sleep(float(words[words.index("movetime") + 1]) / 1000 + 0.5)
+        if mode in ("ignore_stop", "obey_stop"):
+            self.send("info string waiting for stop")
+            for line in sys.stdin:  # think until stop
+                if line.strip() == "stop":
+                    break
+            if mode == "ignore_stop":
+                time.sleep(3600)
+        if mode == "illegal" and self.moves:  # the first move's square again (tictactoe, connect4 rows)
+            self.send("bestmove " + self.moves[0])
+            return
+        if mode == "unreadable":
+            self.send("bestmove nonsense")
+            return
+        if mode == "garbage":
+            self.send("hello from the engine")
+        if mode == "flood":
+            sys.stderr.write("x" * 4096 * 1024)
+            sys.stderr.flush()
+        if mode == "memory":
+            print(len(bytearray(4 << 30)), file=sys.stderr)  # beyond any test's memory limit
+        super().on_go(words, line)
+
+
+FAULTS = ("handshake", "crash", "hang", "fork", "late", "ignore_stop", "obey_stop", "illegal", "unreadable",
+          "garbage", "flood", "memory")
+
+if __name__ == "__main__":
+    if sys.argv[1] not in FAULTS:
+        sys.exit(f"unknown mode {sys.argv[1]!r}; modes: {', '.join(FAULTS)}")
+    Faulty(sys.argv[1]).run()
