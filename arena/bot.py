@@ -65,6 +65,12 @@ class Bot(Configurable):
     rng = _GameRandom()
     """This game's random generator (``random.Random``), seeded by ``new_game`` (0 before)."""
 
+    @classmethod
+    def short_name(cls, params: dict[str, str]) -> str | None:
+        """A short display name for this bot's spec with ``params`` (as text), or None to show
+        the spec itself. Tournaments use it for bots entered without a name."""
+        return None
+
     def suitable(self, game: Game) -> str | None:
         """Why this bot cannot play ``game``, or None if it can. Checked at set-up."""
         return None

@@ -382,3 +382,33 @@ def test_an_engine_that_stops_reading_its_input_times_out_instead_of_blocking_th
     assert "stopped reading its input for 0.5s; killed" in caught.value.detail
     assert time.perf_counter() - started < 5 and group_gone(deaf.pid)
     deaf.close()
+
+
+# display names
+
+
+@pytest.mark.parametrize("cmd, short", [
+    ("stockfish", "stockfish"),
+    ("/usr/games/stockfish", "stockfish"),
+    ("python3 examples/engines/python/engine.py --level 3", "engine.py"),
+    ("python3.11 -u bots/my_bot.py", "my_bot.py"),
+    ("java -jar build/Engine.jar", "Engine.jar"),
+    ("./engine --fast", "engine"),
+])
+def test_an_engine_entered_without_a_name_is_shown_by_its_program(cmd, short):
+    from arena.front.settings import parse_entrant
+    from arena.front.tournament import short_names
+
+    named, alone = parse_entrant(f"mine=engine:cmd={cmd}"), parse_entrant(f"engine:cmd={cmd}")
+    assert [e.name for e in short_names([named, alone, parse_entrant("random")], REGISTRY)] == ["mine", short, "random"]
+    twice = short_names([alone, parse_entrant(f"engine:cmd={cmd},Seed=2")], REGISTRY)
+    assert [e.name for e in twice] == [alone.spec, f"engine:cmd={cmd},Seed=2"]  # not unique: the specs stay
+
+
+def test_a_tournament_shows_an_unnamed_engine_by_its_script(tmp_path, capsys):
+    argv = ["run", "--game", "tictactoe", "--bot", f"engine:cmd={command(RANDOM)}", "--bot", "random",
+            "--budget", "nodes=50", "--games", "2", "--jobs", "1", "--no-progress", "--db", str(tmp_path / "t.db")]
+    assert main(argv) == 0
+    games, _ = results.load(tmp_path / "t.db")
+    assert set(games["first"]) | set(games["second"]) == {"random_engine.py", "random"}
+    assert "random_engine.py" in capsys.readouterr().out

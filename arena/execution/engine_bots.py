@@ -15,6 +15,8 @@ engine declares: ``uci:cmd=stockfish,Hash=64,Threads=1,Skill Level=5``.
 from __future__ import annotations
 
 import math
+import os
+import re
 import shlex
 import time
 import typing
@@ -29,6 +31,9 @@ from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import format_value, param
 from arena.records import Termination
+
+#: Programs that run a script named after them (the script names the engine, not them).
+INTERPRETER = re.compile(r"^(python|pypy|node|java|ruby|perl|php|Rscript|julia|bash|sh|dotnet|mono)[0-9.]*(\.exe)?$")
 
 #: Lichess's win-probability slope per centipawn (https://lichess.org/page/accuracy):
 #: 2 / (1 + exp(-K * cp)) - 1 maps centipawns into (-1, 1).
@@ -68,6 +73,21 @@ class EngineBot(Bot):
         if options:
             values["options"] = options
         return values
+
+    @classmethod
+    def short_name(cls, params: dict[str, str]) -> str | None:
+        """The engine's program (``stockfish``), or the script an interpreter runs (``engine.py``)."""
+        try:
+            words = shlex.split(params.get("cmd", ""))
+        except ValueError:
+            return None
+        if not words:
+            return None
+        program = os.path.basename(words[0])
+        if INTERPRETER.match(program):
+            scripts = [w for w in words[1:] if not w.startswith("-")]
+            program = os.path.basename(scripts[0]) if scripts else program
+        return program or None
 
     @property
     def spec(self) -> str:

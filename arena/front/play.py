@@ -12,6 +12,7 @@ import sys
 from arena.budget import Budget
 from arena.execution.isolation import RemoteBot, host_pool
 from arena.front.settings import UsageError, parse_entrant, settings
+from arena.front.tournament import short_names
 from arena.game import Game
 from arena.limits import Limits
 from arena.plugins import Registry
@@ -29,7 +30,7 @@ def cmd_play(registry: Registry, args) -> int:
     values = settings(None, {"budget": args.budget, "watchdog": args.watchdog, "time_margin": args.time_margin})
     default = Budget.parse(values["budget"])
     limits = Limits(time_margin=float(values["time_margin"]), watchdog=float(values["watchdog"]))
-    entrants = [parse_entrant(text) for text in args.bot]
+    entrants = short_names([parse_entrant(text) for text in args.bot], registry)
     bots = [registry.bot(e.spec) for e in entrants]
     for bot in bots:
         bot.check_game(game)

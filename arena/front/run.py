@@ -21,7 +21,7 @@ from arena.front.settings import RunSettings
 from arena.front import growth
 from arena.execution.task import GameTask
 from arena.front.openings import stored_text
-from arena.front.tournament import TournamentConfig, make_schedule, round_openings, validate
+from arena.front.tournament import TournamentConfig, make_schedule, round_openings, validate, with_short_names
 from results.rows import GameRow, game_rows
 from results.store import RunLock, Store, Tournament
 from results.writer import GameWriter
@@ -123,6 +123,7 @@ def run_tournament(
     """
     plugins = tuple(plugins)
     registry = registry or registry_for(plugins)
+    config = with_short_names(config, registry)  # an engine entered without a name: its program's
     game = validate(config, registry)  # a bad tournament fails before any worker starts
     openings = round_openings(config, game, config.games_per_pairing // 2)
     aborted = False

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Sequence
 
 from arena.budget import Budget
-from arena.errors import ParameterError
+from arena.errors import ArenaError, ParameterError
 from arena.execution.task import GameTask
 from arena.front.openings import Opening, OpeningBook
 from arena.game import Game
@@ -316,3 +317,29 @@ def _random_opening(game: Game, plies: int, rng: random.Random, tries: int = 100
         else:
             return tuple(moves)
     raise ParameterError(f"cannot find {plies} opening plies in {game.name} that do not end the game; use fewer")
+
+
+def short_names(entrants: Sequence[Entrant], registry: Registry) -> tuple[Entrant, ...]:
+    """``entrants`` with the bot's short name (``Bot.short_name``; an engine's program) for
+    each one entered without a display name, where that name is unique in the field."""
+    wanted = []
+    for entrant in entrants:
+        short = None
+        if entrant.name == entrant.spec:
+            try:
+                name, text = parse_spec(entrant.spec)
+                short = registry.bot_class(name).short_name(text)
+            except ArenaError:
+                short = None  # a bad spec is reported where it is built
+        wanted.append(short)
+    taken = [e.name for e, short in zip(entrants, wanted) if short is None]
+    unique = {s for s in wanted if s is not None and wanted.count(s) == 1 and s not in taken}
+    return tuple(replace(e, name=s) if s in unique else e for e, s in zip(entrants, wanted))
+
+
+def with_short_names(config: TournamentConfig, registry: Registry) -> TournamentConfig:
+    """``config`` with ``short_names`` given to its bots (its challengers renamed alike)."""
+    bots = short_names(config.bots, registry)
+    renamed = {old.name: new.name for old, new in zip(config.bots, bots)}
+    challengers = tuple(renamed.get(c, c) for c in config.challengers)
+    return replace(config, bots=bots, challengers=challengers)
