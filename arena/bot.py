@@ -54,6 +54,8 @@ class Bot(Configurable):
     """
 
     kind: typing.ClassVar[str] = "bot"
+    follows_moves: typing.ClassVar[bool] = False
+    """True for bots the referee tells every move played (``moved``)."""
     interactive: typing.ClassVar[bool] = False
     """True for bots driven by a person (never given a budget, not for tournaments)."""
     external: typing.ClassVar[bool] = False
@@ -89,6 +91,11 @@ class Bot(Configurable):
     def opening(self, moves: tuple[str, ...]) -> None:
         """Called after ``new_game`` when the game starts after opening moves (the game's move
         text), for bots that need the whole history (engines). The default ignores them."""
+
+    def moved(self, text: str) -> None:
+        """Called after every move of the game, either player's, with its move text, for bots
+        with ``follows_moves`` (engines, which send the whole history): cheaper than working
+        out from each new state which moves led to it."""
 
     def choose(self, game: Game, state: State, budget: Counter) -> Move | Decision:
         """Pick a move in ``state``.

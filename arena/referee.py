@@ -75,6 +75,7 @@ def play_game(
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} failed to start a game: {_describe(exc)}")
 
+    followers = [bot.moved for bot in bots if getattr(bot, "follows_moves", False)]  # told every move
     # the longest a move may take, margin included (None: no time budget, or a person)
     longest = tuple(
         None if budget.time is None or getattr(bot, "interactive", False) else budget.time + time_margin
@@ -139,6 +140,8 @@ def play_game(
         moves.append(record)
         state = game.apply(state, move)
         ply += 1
+        for tell in followers:
+            tell(text)
         if observer is not None:
             observer(state, record)
 

@@ -59,6 +59,10 @@ def why_skip(command: str, cwd: Path | None) -> str | None:
         return "needs the optional package distributed (pip install 'botarena[dask]')"
     if "--plots" in words and importlib.util.find_spec("matplotlib") is None:
         return "needs the optional package matplotlib (pip install 'botarena[plots]')"
+    if words[0] in ("cc", "gcc") and shutil.which(words[0]) is None:
+        return f"needs a C compiler ({words[0]})"
+    if any("uci:cmd=stockfish" in w for w in words) and not _stockfish():
+        return "needs Stockfish (Debian's stockfish package; .ci/run installs it)"
     if cwd is None:
         return None
     read = [w for i, w in enumerate(words) if w.endswith((".toml", ".db")) and words[i - 1] != "--db"]
@@ -70,8 +74,14 @@ def why_skip(command: str, cwd: Path | None) -> str | None:
     return None
 
 
+def _stockfish() -> bool:
+    return shutil.which("stockfish") is not None or Path("/usr/games/stockfish").exists()
+
+
 def argv(command: str) -> list[str]:
     words = shlex.split(command)
+    if words[0] in ("cc", "gcc"):  # building an example engine
+        return words
     if words[:3] == ["python", "-m", "arena"]:
         words = words[3:]
     else:
@@ -83,7 +93,9 @@ def argv(command: str) -> list[str]:
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
     """One directory for all the commands, in README order: reports read what runs stored."""
-    return tmp_path_factory.mktemp("readme")
+    folder = tmp_path_factory.mktemp("readme")
+    shutil.copytree(ROOT / "examples" / "engines", folder / "examples" / "engines")  # the engines the commands run
+    return folder
 
 
 def test_the_readme_has_the_commands_this_module_runs():
@@ -100,7 +112,7 @@ def test_readme_command_finishes_promptly(command, workdir):
     if why:
         pytest.skip(why)
     words = argv(command)[3:]
-    limit = TOURNAMENT_LIMIT if words[0] == "run" and "--game" not in words else LIMIT  # the default tournament
+    limit = TOURNAMENT_LIMIT if words[:1] == ["run"] and "--game" not in words else LIMIT  # the default tournament
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     try:
         proc = subprocess.run(argv(command), cwd=workdir, env=env, capture_output=True, text=True, timeout=limit)

@@ -2,7 +2,8 @@
 
 import pytest
 
-from arena import Budget, GameRecord, ParameterError, Termination, get_registry, play_game
+from arena import Bot, Budget, GameRecord, ParameterError, Termination, get_registry, play_game
+from games.nim import Nim
 from tests.plugins import misbehaving
 
 
@@ -118,3 +119,32 @@ def test_a_bot_refuses_an_unsuitable_game_at_set_up(reg):
     picky.check_game(reg.game("nim"))
     with pytest.raises(ParameterError, match="bot 'picky' cannot play 'tictactoe': it plays only nim"):
         picky.check_game(reg.game("tictactoe"))
+
+
+class Follower(Bot):
+    """Plays the first legal move and keeps what the referee tells it."""
+
+    name = "follower"
+    follows_moves = True
+
+    def new_game(self, game, player, seed):
+        super().new_game(game, player, seed)
+        self.told, self.opened = [], ()
+
+    def opening(self, moves):
+        self.opened = moves
+
+    def moved(self, text):
+        self.told.append(text)
+
+    def choose(self, game, state, budget):
+        return game.legal_moves(state)[0]
+
+
+def test_a_bot_that_follows_moves_is_told_every_move_of_both_players_in_order():
+    game = Nim(heaps=(3, 4))
+    follower, other = Follower(), Follower()
+    other.follows_moves = False  # told nothing
+    record = play_game(game, [follower, other], opening=("1:1",))
+    assert follower.opened == ("1:1",) and follower.told == [m.move for m in record.moves]
+    assert len(record.moves) > 2 and other.told == []

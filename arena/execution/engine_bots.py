@@ -48,6 +48,7 @@ class EngineBot(Bot):
     """
 
     external = True
+    follows_moves = True
     cmd: str = param("", "the engine's command line, split as a shell would, no commas (on a shell quote the whole spec)")
     startup: float = param(60.0, "seconds allowed to launch the engine and for its handshake and readyok", min=0.001)
     strict: bool = param(False, "reporting more nodes than the node budget loses the game")
@@ -198,14 +199,24 @@ class EngineBot(Bot):
         self._await(engine, "readyok", time.perf_counter() + self.startup, "answer isready")
         self._state = self._game.initial_state()
         self._moves: list[str] = []
+        self._opening: tuple[str, ...] = ()
+        self._told = False  # True once the referee tells every move (``moved``)
+
+    def moved(self, text: str) -> None:
+        if not self._told:  # the first move of a game the referee plays: the history is the opening and it
+            self._moves = list(self._opening)
+            self._told = True
+        self._moves.append(text)
 
     def opening(self, moves: tuple[str, ...]) -> None:
         self._state = self._game.play(moves)
         self._moves = list(moves)
+        self._opening = tuple(moves)
 
     def choose(self, game: Game, state, budget: Counter):
         engine = self.engine
-        self._follow(state)
+        if not self._told:  # asked outside a game the referee plays (a test, a tool)
+            self._follow(state)
         engine.send(self.position_line())
         limits = budget.budget
         engine.send(self.go_line(limits))
@@ -260,8 +271,9 @@ class EngineBot(Bot):
                 "broke go nodes",
                 f"reported {nodes:,} nodes for a budget of {limits.nodes:,} (strict)",
             )
-        self._state = game.apply(state, move)
-        self._moves.append(game.format_move(move))
+        if not self._told:
+            self._state = game.apply(state, move)
+            self._moves.append(game.format_move(move))
         return Decision(move, info.get("score"), info.get("depth"), self._pv(info.get("pv", ())), nodes)
 
     def _pv(self, texts) -> tuple:

@@ -78,6 +78,8 @@ class _LocalBuild:
             self.bot.limits = self.limits  # it enforces them on its own process
         self.bot.new_game(game, player, seed)
         self.choose = self.bot.choose  # the referee calls the bot itself, not this forwarder
+        if cls.follows_moves:
+            self.follows_moves, self.moved = True, self.bot.moved
 
     def opening(self, moves):
         self.bot.opening(moves)
@@ -90,7 +92,8 @@ class _LocalBuild:
         if close is not None:
             close()
         self.bot = None
-        self.__dict__.pop("choose", None)
+        for forwarded in ("choose", "follows_moves", "moved"):
+            self.__dict__.pop(forwarded, None)
 
 
 def ignore_interrupts() -> None:
