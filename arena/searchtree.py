@@ -270,4 +270,8 @@ def number_text(value: float | None) -> str:
         return "-∞"
     if float(value).is_integer():
         return str(int(value))
+    near = round(value)
+    if abs(value - near) < 1e-6:  # a null window's edge, EPSILON from a whole number
+        side = "+ε" if value > near else "-ε"
+        return side if near == 0 else f"{near}{side}"
     return f"{value:.4g}"
