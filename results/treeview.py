@@ -14,6 +14,7 @@ an SVG ``<title>``: hovering shows its path, window, value and the position (the
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Callable
 
@@ -21,6 +22,10 @@ from arena.searchtree import BOUNDS, HORIZON, LEAF, OPEN, TABLE, Node, Recording
 
 #: Horizontal room per leaf and vertical room per ply, in SVG pixels.
 STEP_X, STEP_Y, MARGIN = 46, 74, 30
+#: Pruned children drawn one by one under a node; past this many, the rest share one stub.
+STUBS = 4
+#: Terminal colours and other control characters, which XML does not allow.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NOTES = {TABLE: "table hit", BOUNDS: "settled by the game's bounds", OPEN: "unfinished: out of budget"}
 
 
@@ -127,7 +132,7 @@ def layout(tree: SearchTree) -> dict:
     while todo:
         index, done = todo.pop()
         node = nodes[index]
-        stubs = [("pruned", index, k) for k in range(len(node.pruned))]
+        stubs = [("pruned", index, k) for k in range(len(stub_groups(node)))]
         if not done:
             todo.append((index, True))
             todo.extend((child, False) for child in reversed(node.children))
@@ -142,6 +147,19 @@ def layout(tree: SearchTree) -> dict:
             x, next_x = next_x, next_x + 1
         places[("node", index)] = (x, node.ply)
     return places
+
+
+def stub_groups(node: Node) -> list[tuple]:
+    """The node's pruned moves as drawn: one stub each, or past ``STUBS``, the last stub for the rest."""
+    moves = node.pruned
+    if len(moves) <= STUBS:
+        return [(m,) for m in moves]
+    return [(m,) for m in moves[: STUBS - 1]] + [tuple(moves[STUBS - 1 :])]
+
+
+def plain(text: str) -> str:
+    """``text`` without terminal colours and control characters (a game's render may have them)."""
+    return _CONTROL.sub("", text)
 
 
 def pv_nodes(tree: SearchTree) -> set:
@@ -198,13 +216,14 @@ def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, fl
             cx, cy = at(("node", child))
             pv = " pv" if child in on_pv and node.index in on_pv else ""
             edges.append(f'<line class="edge{pv}" x1="{x}" y1="{y}" x2="{cx}" y2="{cy}"/>')
-        for k, move in enumerate(node.pruned):
+        for k, moves in enumerate(stub_groups(node)):
             sx, sy = at(("pruned", node.index, k))
-            name = escape(game.format_move(move))
+            names = escape(", ".join(game.format_move(m) for m in moves))
+            label = escape(game.format_move(moves[0])) if len(moves) == 1 else f"+{len(moves)}"
             edges.append(
-                f'<g class="pruned"><title>{name}: pruned, never generated</title>'
+                f'<g class="pruned" data-count="{len(moves)}"><title>pruned, never generated: {names}</title>'
                 f'<line x1="{x}" y1="{y}" x2="{sx}" y2="{sy - 8}"/>'
-                f'<text x="{sx}" y="{sy + 4}" text-anchor="middle">{name} ✂</text></g>'
+                f'<text x="{sx}" y="{sy + 4}" text-anchor="middle">{label} ✂</text></g>'
             )
         shapes.append(_node_svg(node, x, y, game, negamax, describe, node.index in on_pv))
     heading = escape(tree_heading(tree, game, number, len(recording.trees)).splitlines()[0])
@@ -230,10 +249,10 @@ def _node_svg(node: Node, x, y, game, negamax, describe, pv) -> str:
     notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
     if node.cut is not None:
         notes.append(cut_text(node, game, negamax))
-    title = "\n".join(
+    title = plain("\n".join(
         [f"path: {path} (ply {node.ply}, {kind})", f"window [α, β]: {window_text(node, negamax)}",
          f"value: {value_text(node, negamax)}", *notes, "", describe(node.state)]
-    )
+    ))
     move = "" if node.move is None else game.format_move(node.move)
     value = value_text(node, negamax).replace(" ", "")
     return (
@@ -258,7 +277,7 @@ background:#fffbe8;border:1px solid #ccc;padding:.5em;white-space:pre;font-famil
 <body><h1>{escape(recording.bot)} on {escape(recording.game.spec)}</h1>
 <p>{escape(head)}.</p>
 <p class="legend">{view}. ▲ max, ▼ min, ■ end of the game, ● depth limit; window [α, β] at the upper right,
-value below; grey dashed: pruned, never generated; thick red: principal variation. Hover a node.</p>
+value below; grey dashed: pruned, never generated (past {STUBS} under one node, one stub "+N" for the rest); thick red: principal variation. Hover a node.</p>
 <pre id="info">hover a node</pre>
 {figure}
 <script>
