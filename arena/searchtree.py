@@ -65,6 +65,8 @@ class Node:
     """After a cut-off: the number of children searched (the last one caused it)."""
     pruned: tuple = ()
     """The moves never generated because of the cut-off, in the order they would have come."""
+    skipped: tuple = ()
+    """Legal moves the game's tactics left out of the search (they lose at once)."""
     repeat: bool = False
     """A second search of a position already counted (a re-search with a wider window)."""
     children: list = field(default_factory=list)
@@ -200,20 +202,21 @@ class Recorder:
         nodes.append(node)
         stack.append(node)
 
-    def leave(self, value: float, kind: str = INNER, cut: int | None = None, pruned=()) -> float:
+    def leave(self, value: float, kind: str = INNER, cut: int | None = None, pruned=(), skipped=()) -> float:
         """Close the node entered last; returns ``value`` (so a search can ``return leave(v)``)."""
         if self._tree is None:
             return value
         node = self._stack.pop()
         if node is not None:
-            node.value, node.kind, node.cut, node.pruned = value, kind, cut, tuple(pruned)
+            node.value, node.kind, node.cut = value, kind, cut
+            node.pruned, node.skipped = tuple(pruned), tuple(skipped)
         return value
 
     def leaf(self, move, state, mover: int, ply: int, alpha: float, beta: float, value: float, kind: str) -> None:
         self.enter(move, state, mover, ply, alpha, beta)
         self.leave(value, kind)
 
-    def finish(self, move, value: float, pv: tuple, complete: bool, cut: int | None, pruned) -> None:
+    def finish(self, move, value: float, pv: tuple, complete: bool, cut: int | None, pruned, skipped=()) -> None:
         """Close the root search; nodes still open (the budget ran out) are marked ``OPEN``."""
         tree = self._tree
         if tree is None:
@@ -224,7 +227,7 @@ class Recorder:
             if node is not None:
                 node.kind = OPEN
         if complete:
-            self.leave(value, INNER, cut, pruned)
+            self.leave(value, INNER, cut, pruned, skipped)
         elif stack:
             root = stack.pop()
             if root is not None:

@@ -401,7 +401,8 @@ class Search:
         except BudgetExhausted:
             pass
         if recorder is not None:
-            recorder.finish(best_move, best, line, complete, cut, moves[cut:] if cut else ())
+            skipped = [m for m in game.legal_moves(state) if m not in moves]  # left out by the tactics
+            recorder.finish(best_move, best, line, complete, cut, moves[cut:] if cut else (), skipped)
         max_ply = len(self.lines) - 1 if best_move is not None else 0
         return RootResult(best_move, best, complete, line, complete and not self.horizon[0], max_ply)
 

@@ -74,8 +74,11 @@ def recording_negamax(search, recorder, epsilon: float, ranked: int):
                 if entries is not None and len(entries) < size:
                     entries[key] = (SOLVED, EXACT, plan[0], None, table.generation, None, state)
                 return leave(plan[0], BOUNDS)
+        skipped = ()
         if plan is not None:
             floor, ceiling, moves = plan
+            if moves is not None:
+                skipped = [m for m in legal_moves(state) if m not in moves]
         else:
             moves = None
             floor, ceiling = value_bounds(state, me) if value_bounds is not None else (None, None)
@@ -119,7 +122,7 @@ def recording_negamax(search, recorder, epsilon: float, ranked: int):
             best_move = lines[ply][0] if lines[ply] else None
             kept = plan if depth >= ranked else None
             store(key, state, depth if below_horizon else SOLVED, best, best_move, window, beta, kept)
-        return leave(best, INNER, cut, moves[cut:] if cut else ())
+        return leave(best, INNER, cut, moves[cut:] if cut else (), skipped)
 
     def child_value(state, move, me, depth, alpha, beta, ply, scout):
         child = apply(state, move)

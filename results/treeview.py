@@ -26,7 +26,7 @@ STEP_X, STEP_Y, MARGIN = 46, 74, 30
 STUBS = 4
 #: Terminal colours and other control characters, which XML does not allow.
 _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_NOTES = {TABLE: "table hit", BOUNDS: "settled by the game's bounds", OPEN: "unfinished: out of budget"}
+_NOTES = {TABLE: "table hit", BOUNDS: "settled by the game's tactics or bounds", OPEN: "unfinished: out of budget"}
 
 
 def value_text(node: Node, negamax: bool = False) -> str:
@@ -62,8 +62,13 @@ def cut_text(node: Node, game, negamax: bool = False) -> str:
     total = searched + len(node.pruned)
     count = len(node.pruned)
     names = ", ".join(game.format_move(m) for m in node.pruned)
-    pruned = f"; pruned: {count} child{'ren' if count != 1 else ''} ({names})" if count else ""
+    pruned = f"; pruned: {count} child{'ren' if count != 1 else ''} ({names})" if count else " (its last: nothing pruned)"
     return f"{which} cut-off after child {searched} of {total}{pruned}"
+
+
+def skipped_text(node: Node, game) -> str:
+    names = ", ".join(game.format_move(m) for m in node.skipped)
+    return f"left out by the game's tactics (they lose at once): {names}"
 
 
 def node_line(node: Node, game, negamax: bool = False) -> str:
@@ -75,6 +80,8 @@ def node_line(node: Node, game, negamax: bool = False) -> str:
         notes.append("re-searched with a wider window")
     if node.cut is not None:
         notes.append(cut_text(node, game, negamax))
+    if node.skipped:
+        notes.append(skipped_text(node, game))
     return "  ".join(parts) + ("  " + "; ".join(notes) if notes else "")
 
 
@@ -249,6 +256,8 @@ def _node_svg(node: Node, x, y, game, negamax, describe, pv) -> str:
     notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
     if node.cut is not None:
         notes.append(cut_text(node, game, negamax))
+    if node.skipped:
+        notes.append(skipped_text(node, game))
     title = plain("\n".join(
         [f"path: {path} (ply {node.ply}, {kind})", f"window [α, β]: {window_text(node, negamax)}",
          f"value: {value_text(node, negamax)}", *notes, "", describe(node.state)]

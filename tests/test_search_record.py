@@ -216,6 +216,23 @@ def test_every_kind_of_node_is_recorded_and_counted(registry):
             assert tictactoe.is_terminal(n.state) and n.value == tictactoe.utility(n.state, n.mover)
 
 
+def test_moves_the_tactics_leave_out_are_recorded(registry):
+    game = registry.game("tictactoe")
+    state = game.play(["c1", "b2", "b3", "c3"])  # O threatens a1-b2-c3: X must block at a1
+    rec = same_answers(registry, "alphabeta:depth=none,table=false", game, state)
+    nodes = [n for n in rec.trees[0].nodes if n.skipped]
+    assert nodes and nodes[0].ply == 0 and set(nodes[0].skipped) == set(game.legal_moves(state)) - {game.parse_move("a1")}
+    for node in nodes:
+        for move in node.skipped:  # each loses at once: the opponent wins with the next move
+            child = game.apply(node.state, move)
+            assert any(
+                game.is_terminal(game.apply(child, reply)) and game.utility(game.apply(child, reply), node.mover) < 0
+                for reply in game.legal_moves(child)
+            )
+    plain = same_answers(registry, "alphabeta:depth=none,ordering=false,table=false", game, state)
+    assert not any(n.skipped for n in plain.trees[0].nodes)
+
+
 def test_the_node_limit_keeps_the_first_nodes_and_says_so(registry):
     game = Tree(example="bois")
     rec = record(registry, MINIMAX, game, max_nodes=5)
