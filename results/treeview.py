@@ -21,7 +21,7 @@ from typing import Callable
 from arena.searchtree import BOUNDS, HORIZON, LEAF, OPEN, TABLE, Node, Recording, SearchTree, number_text
 
 #: Horizontal room per leaf and vertical room per ply, in SVG pixels.
-STEP_X, STEP_Y, MARGIN = 46, 74, 30
+STEP_X, STEP_Y, MARGIN = 54, 74, 30
 #: Pruned children drawn one by one under a node; past this many, the rest share one stub.
 STUBS = 4
 #: Terminal colours and other control characters, which XML does not allow.
@@ -129,30 +129,58 @@ def summary(recording: Recording, negamax: bool = False) -> str:
 
 
 def layout(tree: SearchTree) -> dict:
-    """``{("node", index) or ("pruned", index, k): (x, y)}``: leaves and pruned stubs side by
-    side in search order, every parent centred over its first and last child."""
+    """``{("node", index) or ("pruned", index, k): (x, ply)}``, x in units of one node's room.
+
+    A tidy layout (Reingold and Tilford's, without their threads): each subtree is laid out
+    on its own, then its siblings are pushed right only as far as their outlines (the
+    leftmost and rightmost x at each depth) need to stay a unit apart, and the parent is
+    centred over its first and last child. Children keep the search's order; pruned stubs
+    come after the searched children.
+    """
     nodes = tree.nodes
-    places: dict = {}
-    next_x = 0
-    # post-order without recursion (trees can be deeper than Python's recursion limit)
-    todo: list = [(0, False)] if nodes else []
+    if not nodes:
+        return {}
+
+    def below(key):
+        if key[0] != "node":
+            return []
+        node = nodes[key[1]]
+        return [("node", c) for c in node.children] + [("pruned", key[1], k) for k in range(len(stub_groups(node)))]
+
+    offset: dict = {}  # key -> x relative to its parent
+    outline_of: dict = {}  # key -> (lefts, rights): the subtree's extent at each depth from it, its own x 0
+    todo, done = [("node", 0)], []  # post-order without recursion: trees can be deeper than the recursion limit
     while todo:
-        index, done = todo.pop()
-        node = nodes[index]
-        stubs = [("pruned", index, k) for k in range(len(stub_groups(node)))]
-        if not done:
-            todo.append((index, True))
-            todo.extend((child, False) for child in reversed(node.children))
+        key = todo.pop()
+        done.append(key)
+        todo.extend(below(key))
+    for key in reversed(done):  # every child before its parent
+        kids = below(key)
+        if not kids:
+            outline_of[key] = ([0.0], [0.0])
             continue
-        for stub in stubs:
-            places[stub] = (next_x, node.ply + 1)
-            next_x += 1
-        below = [places[("node", c)] for c in node.children] + [places[s] for s in stubs]
-        if below:
-            x = (below[0][0] + below[-1][0]) / 2
-        else:
-            x, next_x = next_x, next_x + 1
-        places[("node", index)] = (x, node.ply)
+        lefts, rights = (list(side) for side in outline_of[kids[0]])
+        xs = [0.0]
+        for kid in kids[1:]:
+            kid_lefts, kid_rights = outline_of[kid]
+            shift = max(rights[d] - kid_lefts[d] + 1 for d in range(min(len(rights), len(kid_lefts))))
+            xs.append(shift)
+            for d, (left, right) in enumerate(zip(kid_lefts, kid_rights)):
+                if d < len(rights):
+                    rights[d] = right + shift
+                else:
+                    lefts.append(left + shift)
+                    rights.append(right + shift)
+        mid = (xs[0] + xs[-1]) / 2
+        for kid, x in zip(kids, xs):
+            offset[kid] = x - mid
+        outline_of[key] = ([0.0] + [x - mid for x in lefts], [0.0] + [x - mid for x in rights])
+    root = ("node", 0)
+    places = {root: (-min(outline_of[root][0]), 0)}
+    for key in done:  # pre-order: every parent before its children
+        x, ply = places[key]
+        for kid in below(key):
+            places[kid] = (x + offset[kid], ply + 1)
     return places
 
 
@@ -199,7 +227,8 @@ _STYLE = """<style>
 .pruned line{stroke:#aaa;stroke-dasharray:4 3}.pruned text{fill:#999}
 .node .shape{fill:#fff;stroke:#222;stroke-width:1.3}.node.pv .shape{stroke:#c0392b;stroke-width:2.5}
 .node.table .shape{fill:#e8f0ff}.node.open .shape{stroke-dasharray:2 2}.node.repeat .shape{fill:#f3f3f3}
-.node:hover .shape{fill:#ffe9a8}.win{font-size:9px;fill:#36c}.val{font-weight:bold}.mv{fill:#555;font-size:10px}
+.node:hover .shape{fill:#ffe9a8}.win{font-size:9px;fill:#36c}.val{font-weight:bold}
+.val,.win,.mv{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}.mv{fill:#555;font-size:10px}
 .heading{font-size:13px;font-weight:bold}
 </style>"""
 
@@ -235,7 +264,7 @@ def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, fl
         shapes.append(_node_svg(node, x, y, game, negamax, describe, node.index in on_pv))
     heading = escape(tree_heading(tree, game, number, len(recording.trees)).splitlines()[0])
     height = top + (1 + max((p[1] for p in places.values()), default=0)) * STEP_Y
-    width = 2 * MARGIN + 40 + STEP_X * max((p[0] for p in places.values()), default=0)
+    width = 2 * MARGIN + 90 + STEP_X * max((p[0] for p in places.values()), default=0)
     width = max(width, MARGIN + 8 * len(heading))
     text = f'<text class="heading" x="{MARGIN}" y="{MARGIN}">{heading}</text>'
     return text + "".join(edges) + "".join(shapes), width, height
@@ -269,7 +298,7 @@ def _node_svg(node: Node, x, y, game, negamax, describe, pv) -> str:
         f'<text class="val" x="{x}" y="{y + 27}" text-anchor="middle">{escape(value)}</text>'
         f'<text class="mv" x="{x - 14}" y="{y - 14}" text-anchor="end">{escape(move)}</text>'
         + ("" if kind in (LEAF, HORIZON) else  # a leaf's window is its parent's: in its title only
-           f'<text class="win" x="{x + 15}" y="{y - 12}">{escape(window_text(node, negamax))}</text>')
+           f'<text class="win" x="{x}" y="{y + 39}" text-anchor="middle">{escape(window_text(node, negamax))}</text>')
         + "</g>"
     )
 
@@ -285,8 +314,8 @@ background:#fffbe8;border:1px solid #ccc;padding:.5em;white-space:pre;font-famil
 .legend{{color:#444;font-size:13px}}</style></head>
 <body><h1>{escape(recording.bot)} on {escape(recording.game.spec)}</h1>
 <p>{escape(head)}.</p>
-<p class="legend">{view}. ▲ max, ▼ min, ■ end of the game, ● depth limit; window [α, β] at the upper right,
-value below; grey dashed: pruned, never generated (past {STUBS} under one node, one stub "+N" for the rest); thick red: principal variation. Hover a node.</p>
+<p class="legend">{view}. ▲ max, ▼ min, ■ end of the game, ● depth limit; value below each node, then its
+window [α, β]; grey dashed: pruned, never generated (past {STUBS} under one node, one stub "+N" for the rest); thick red: principal variation. Hover a node.</p>
 <pre id="info">hover a node</pre>
 {figure}
 <script>

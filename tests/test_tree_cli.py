@@ -14,7 +14,7 @@ from arena import get_registry
 from arena.front.cli import main
 from arena.searchtree import number_text, record_search
 from games.tree import Tree
-from results.treeview import value_text
+from results.treeview import layout, stub_groups, value_text
 
 ALPHABETA = "alphabeta:depth=none,ordering=false,table=false,window=infinite"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -101,6 +101,31 @@ def test_ordering_prunes_more_in_tictactoe(capsys):
         assert sizes[spec] == rec.nodes and f"{rec.nodes} nodes counted" in out
     plain, ordered = sizes.values()
     assert ordered < plain
+
+
+@pytest.mark.parametrize(
+    "spec, game, moves",
+    [(ALPHABETA, "tree", ()), ("alphabeta:depth=none,ordering=false,table=false", "tictactoe", ("c1", "b2", "b3", "c3")),
+     ("iterative", "tictactoe", ("b2",)), ("alphabeta:depth=3", "connect4", ())],
+)
+def test_tidy_layout(spec, game, moves):
+    for tree in recorded(spec, game, moves).trees:
+        places = layout(tree)
+        assert min(x for x, _ in places.values()) == 0
+        by_depth = {}
+        for x, ply in places.values():
+            by_depth.setdefault(ply, []).append(x)
+        for xs in by_depth.values():  # no two drawn at one depth closer than a node's room
+            xs.sort()
+            assert all(b - a >= 1 - 1e-9 for a, b in zip(xs, xs[1:]))
+        for node in tree.nodes:
+            kids = [("node", c) for c in node.children]
+            kids += [("pruned", node.index, k) for k in range(len(stub_groups(node)))]
+            xs = [places[k][0] for k in kids]
+            assert xs == sorted(xs) and all(places[k][1] == node.ply + 1 for k in kids)  # in search order
+            if kids:  # centred over its first and last child
+                assert places[("node", node.index)][0] == pytest.approx((xs[0] + xs[-1]) / 2)
+        assert len(places) == len(tree.nodes) + sum(len(stub_groups(n)) for n in tree.nodes)
 
 
 def test_node_limit_is_reported(capsys):
