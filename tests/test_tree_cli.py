@@ -7,6 +7,7 @@ import shutil
 import sys
 import textwrap
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -257,3 +258,12 @@ def test_the_figure_opens_in_chromium(capsys, tmp_path, fmt):
             assert "path: a b; first player (max) to move" in info  # the game's render
     finally:
         driver.quit()
+
+
+def test_the_search_tree_doc_shows_real_commands_and_output(capsys):
+    text = (Path(__file__).resolve().parent.parent / "docs" / "search-trees.md").read_text()
+    blocks = re.findall(r"```console\n\$ arena (.*?)\n(.*?)```", text, re.S)
+    assert len(blocks) == 3
+    for command, shown in blocks:
+        code, out, err = run(capsys, *command.split())
+        assert code == 0 and out == shown, command
