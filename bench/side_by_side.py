@@ -6,8 +6,9 @@ commit before it into a directory, then
     git archive REV | tar -x -C /tmp/before
     python bench/side_by_side.py --before /tmp/before --rounds 4 -- --sections grid,solve --depths 5-8 --runs 3
 
-Each round runs ``bench/search.py`` once per tree, the order swapped every round (ABBA),
-each with its own tree first on ``PYTHONPATH``. Per cell (position, search, depth; or a
+Each round runs this tree's ``bench/search.py`` once per source tree, the order swapped
+every round (ABBA), each with its source tree on ``PYTHONPATH`` (the same benchmark code
+measures both). Per cell (position, search, depth; or a
 solved position), the medians over the rounds of the cell's seconds (bench/search.py
 already shows a median of its ``--runs``) and the ratio after / before; the nodes must be
 equal, or the cell is flagged. Cells under ``--min-seconds`` before are listed but left
@@ -75,7 +76,8 @@ def _seconds(value: float | None) -> str:
 
 def run(tree: Path, argv: list[str]) -> str:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, str(tree / "bench" / "search.py"), *argv], env=env, cwd=tree,
+    script = Path(__file__).resolve().parent / "search.py"
+    done = subprocess.run([sys.executable, str(script), *argv], env=env, cwd=tree,
                           capture_output=True, text=True, check=False)
     if not done.stdout:
         sys.exit(f"bench/search.py in {tree} printed nothing: {done.stderr[-500:]}")
@@ -104,7 +106,7 @@ def main(argv=None) -> int:
     ratios = []
     for key in keys:
         seconds = {}
-        nodes = {results[side][0][key][0] for side in results}
+        nodes = {run_[key][0] for side in results.values() for run_ in side} - {"—"}
         for side in results:
             values = [run_[key][1] for run_ in results[side] if run_[key][1] is not None]
             seconds[side] = statistics.median(values) if len(values) == args.rounds else None
@@ -113,9 +115,9 @@ def main(argv=None) -> int:
         counted = ratio is not None and before >= args.min_seconds
         if counted:
             ratios.append(ratio)
-        flag = "" if len(nodes) == 1 else "  NODES DIFFER"
+        flag = "  NODES DIFFER" if len(nodes) > 1 else ""
         shown = f"{ratio:6.3f}" if ratio is not None else "     —"
-        print(f"  {key[0][:30]:30} {key[1][:26]:26} {key[2][:28]:28} {min(nodes):>10} "
+        print(f"  {key[0][:30]:30} {key[1][:26]:26} {key[2][:28]:28} {min(nodes, default='—'):>10} "
               f"{_seconds(before):>9} {_seconds(after):>9} {shown}"
               f"{'' if counted else '  (not in summary)'}{flag}")
     if ratios:
@@ -123,7 +125,7 @@ def main(argv=None) -> int:
         print(f"\n{len(ratios)} cells of at least {args.min_seconds} s: ratio after / before, "
               f"median {statistics.median(ratios):.3f}, geometric mean {geo:.3f}, "
               f"range {min(ratios):.3f}-{max(ratios):.3f}")
-    differ = any(len({results[s][0][k][0] for s in results}) > 1 for k in keys)
+    differ = any(len({r[k][0] for side in results.values() for r in side} - {"—"}) > 1 for k in keys)
     return 1 if differ else 0
 
 
