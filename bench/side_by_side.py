@@ -102,7 +102,7 @@ def main(argv=None) -> int:
             sys.stderr.write(f"round {r + 1}: {name} done\n")
     keys = [k for k in results["before"][0] if all(k in run_ for side in results.values() for run_ in side)]
     print(f"bench/search.py {' '.join(args.search_args)}; {args.rounds} rounds per tree, ABBA; medians of seconds")
-    print(f"  {'position':30} {'search':26} {'cell':28} {'nodes':>10} {'before s':>9} {'after s':>9} {'ratio':>6}")
+    print(f"  {'position':36} {'search':26} {'cell':34} {'nodes':>10} {'before s':>9} {'after s':>9} {'ratio':>6}")
     ratios = []
     for key in keys:
         seconds = {}
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
             ratios.append(ratio)
         flag = "  NODES DIFFER" if len(nodes) > 1 else ""
         shown = f"{ratio:6.3f}" if ratio is not None else "     —"
-        print(f"  {key[0][:30]:30} {key[1][:26]:26} {key[2][:28]:28} {min(nodes, default='—'):>10} "
+        print(f"  {key[0]:36} {key[1]:26} {key[2]:34} {min(nodes, default='—'):>10} "
               f"{_seconds(before):>9} {_seconds(after):>9} {shown}"
               f"{'' if counted else '  (not in summary)'}{flag}")
     if ratios:

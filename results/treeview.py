@@ -5,9 +5,9 @@ from the root player's side, the root maximising), and the negamax view (each no
 own, for its player to move). Fail-soft alpha-beta returns a bound where a node's
 value falls outside its window; it is written ``≥ 4`` or ``≤ 1`` as the notes do.
 
-The figures lay each tree out top-down with the leaves side by side in search order and
-every parent centred above its children (a tidy layout for ordered trees), pruned
-children as grey dashed stubs, the principal variation drawn thick. Every node carries
+The figures lay each tree out top-down (a tidy layout: see ``layout``), max nodes as
+triangles pointing up, min nodes down, pruned children as grey dashed stubs, the
+principal variation drawn thick. Every node carries
 an SVG ``<title>``: hovering shows its path, window, value and the position (the game's
 ``render``); the HTML page also shows it in a panel beside the figure.
 """
