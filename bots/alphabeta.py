@@ -23,7 +23,9 @@ class AlphaBetaBot(TableOwner, MinimaxBot):
     )
 
     def make_search(self, game, counter) -> Search:
-        return Search(game, counter, pruning=True, ordering=self.ordering, table=self.transposition_table())
+        return Search(
+            game, counter, pruning=True, ordering=self.ordering, table=self.transposition_table(), recorder=self.recorder
+        )
 
     def search_window(self, game) -> tuple[float, float]:
         return game.bounds if self.window == "bounds" else (-inf, inf)

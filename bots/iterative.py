@@ -15,6 +15,9 @@ class IterativeBot(TableOwner, Bot):
     name = "iterative"
     description = "iterative-deepening alpha-beta (PVS, table, ordering) until the time or node budget runs out"
 
+    recorder = None
+    """An ``arena.searchtree.Recorder`` that the next searches record into (None: off)."""
+
     max_depth: int | None = param(None, "deepest iteration (none: until the budget runs out or the game is solved)", min=1)
     table: bool = param(True, "keep a transposition table (for the whole game)")
     table_size: int = param(1 << 18, "transposition table entries", min=1)
@@ -23,7 +26,8 @@ class IterativeBot(TableOwner, Bot):
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
         cap = effective_depth(self.max_depth, budget.depth)
-        search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=self.pvs)
+        search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=self.pvs,
+                        recorder=self.recorder)
         low, high = game.bounds
         best, done = None, 0
         while cap is None or done < cap:

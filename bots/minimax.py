@@ -12,10 +12,13 @@ class MinimaxBot(Bot):
     name = "minimax"
     description = "depth-limited minimax, no pruning (depth=none solves the game)"
 
+    recorder = None
+    """An ``arena.searchtree.Recorder`` that the next searches record into (None: off)."""
+
     depth: int | None = param(4, "search depth in plies (none: to the end of the game)", min=1)
 
     def make_search(self, game, counter) -> Search:
-        return Search(game, counter, pruning=False, ordering=False)
+        return Search(game, counter, pruning=False, ordering=False, recorder=self.recorder)
 
     def search_window(self, game) -> tuple[float, float]:
         return -inf, inf

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from math import inf
 
 from arena import BudgetExhausted, Counter, Game
+from bots.search_record import recording_negamax
 from bots.table import EXACT, LOWER, SOLVED, UPPER, Table
 
 #: Stands for "no depth limit": deeper than any game here can go.
@@ -84,6 +85,7 @@ class Search:
         ordering: bool = False,
         table: Table | None = None,
         pvs: bool = False,
+        recorder=None,
     ):
         self.game = game
         self.counter = counter
@@ -100,7 +102,11 @@ class Search:
         self.history: dict = {}
         self.horizon = [False]  # [0] is set when a non-terminal leaf is scored by the heuristic
         self.lines: list[tuple] = [()]  # lines[ply]: best line found from that ply
-        self.value, self.child_value = self._negamax()
+        self.recorder = recorder  # an arena.searchtree.Recorder, or None: record nothing
+        if recorder is None:
+            self.value, self.child_value = self._negamax()
+        else:  # the same search, every node recorded (bots/search_record.py)
+            self.value, self.child_value = recording_negamax(self, recorder, EPSILON, RANKED)
 
     def order(self, state, moves: list, first, ply: int, leaves: bool = False) -> list:
         """``moves`` best-first: ``first`` (the table's or the caller's move), then by priority.
@@ -376,9 +382,11 @@ class Search:
                 moves = self.order(state, moves, first, 0)
         if first is not None and moves[0] != first and first in moves:
             moves = [first] + [m for m in moves if m != first]
-        child_value, pvs, pruning = self.child_value, self.pvs, self.pruning
+        child_value, pvs, pruning, recorder = self.child_value, self.pvs, self.pruning, self.recorder
+        if recorder is not None:
+            recorder.begin(state, me, None if depth == UNLIMITED else depth, alpha, beta)
         best_move, best, line = None, -inf, ()
-        complete = False
+        complete, cut = False, None
         try:
             for i, move in enumerate(moves):
                 v = child_value(state, move, me, depth - 1, alpha, beta, 1, pvs and i)
@@ -387,10 +395,14 @@ class Search:
                     if v > alpha:
                         alpha = v
                         if pruning and alpha >= beta:
+                            cut = i + 1
                             break
             complete = True
         except BudgetExhausted:
             pass
+        if recorder is not None:
+            skipped = [m for m in game.legal_moves(state) if m not in moves]  # left out by the tactics
+            recorder.finish(best_move, best, line, complete, cut, moves[cut:] if cut else (), skipped)
         max_ply = len(self.lines) - 1 if best_move is not None else 0
         return RootResult(best_move, best, complete, line, complete and not self.horizon[0], max_ply)
 

@@ -18,13 +18,17 @@ class SolverBot(TableOwner, Bot):
     name = "solver"
     description = "exact game value: full-depth alpha-beta with table, ordering and the tightest window"
 
+    recorder = None
+    """An ``arena.searchtree.Recorder`` that the next searches record into (None: off)."""
+
     weak: bool = param(False, "find only win, draw or loss (a window around 0)")
     table: bool = param(True, "keep a transposition table (for the whole game)")
     table_size: int = param(1 << 20, "transposition table entries", min=1)
 
     def choose(self, game, state, budget):
         moves = game.legal_moves(state)
-        search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=True)
+        search = Search(game, budget, pruning=True, ordering=True, table=self.transposition_table(), pvs=True,
+                        recorder=self.recorder)
         low, high = game.bounds
         value_bounds = search.value_bounds  # the game's hook, if it offers one
         if value_bounds is not None and not game.is_terminal(state):

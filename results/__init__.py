@@ -16,6 +16,9 @@ seconds_second (per-side totals). Columns of ``moves`` (one row per bot move): t
 game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seconds, depth
 (<NA> if not reported), score (NaN if not reported; the mover's own view).
 
+``search_nodes(recording)``: the nodes of a recorded search (``arena.searchtree``), one
+row each; ``results.treeview`` draws them.
+
 Reports: ``results.report`` (tables), ``results.render`` (formats), ``results.plots`` (charts).
 """
 
@@ -24,7 +27,7 @@ from arena.records import Termination as _Termination
 # the list of terminations follows the enum, so it is never out of date
 __doc__ = __doc__.replace("{terminations}", ", ".join(f'"{t.value}"' for t in _Termination))
 
-__all__ = ["Tables", "frames", "load"]
+__all__ = ["Tables", "frames", "load", "search_nodes"]
 
 
 def __getattr__(name: str):
@@ -34,6 +37,10 @@ def __getattr__(name: str):
         from results import tables
 
         return getattr(tables, name)
+    if name == "search_nodes":
+        from results.frames import search_nodes
+
+        return search_nodes
     if name == "frames":
         from results.frames import frames
 

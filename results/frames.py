@@ -28,3 +28,31 @@ def frames(records: Iterable[GameRecord], tournament: str = "") -> Tables:
         typed_moves(pd.DataFrame(moves, columns=list(MOVE_COLUMNS))),
         About.from_records(records, tournament),
     )
+
+
+#: Columns of ``search_nodes``.
+NODE_COLUMNS = (
+    "search", "index", "parent", "path", "ply", "player", "kind", "alpha", "beta", "value",
+    "root_value", "bound", "cut", "pruned", "repeat",
+)
+
+
+def search_nodes(recording) -> pd.DataFrame:
+    """One row per recorded node of an ``arena.searchtree.Recording``: ``search`` numbers the
+    root searches from 0, ``index`` and ``parent`` the nodes within one; ``path`` and ``pruned``
+    are the moves as the game writes them, space-separated; ``alpha``, ``beta`` and ``value``
+    are for the player to move, ``root_value`` for the root player; ``bound`` is exact, lower
+    or upper; ``cut`` the children searched before a cut-off (<NA> without one)."""
+    fmt = recording.game.format_move
+    rows = [
+        (
+            number, n.index, n.parent, " ".join(map(fmt, n.path)), n.ply, n.mover, n.kind, n.alpha, n.beta,
+            n.value, n.root_value, n.bound, n.cut, " ".join(map(fmt, n.pruned)), n.repeat,
+        )
+        for number, tree in enumerate(recording.trees)
+        for n in tree.nodes
+    ]
+    frame = pd.DataFrame(rows, columns=list(NODE_COLUMNS))
+    for column in ("parent", "cut"):
+        frame[column] = frame[column].astype("Int64")
+    return frame.astype({"value": float, "root_value": float, "alpha": float, "beta": float})

@@ -14,6 +14,7 @@ from arena.front.reports import (
     write_html_report,
 )
 from arena.front.settings import DEFAULT_SETTINGS, UsageError
+from arena.front.tree import add_parser as add_tree_parser, cmd_tree
 from arena.params import format_value
 from arena.plugins import Registry, get_registry
 
@@ -139,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("db", help="results database")
     p.add_argument("game_id", type=int, help="game number (from 0)")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
+
+    add_tree_parser(sub)
     return parser
 
 
@@ -329,4 +332,5 @@ COMMANDS = {
     "report": cmd_report,
     "list": cmd_list,
     "show": cmd_show,
+    "tree": cmd_tree,
 }

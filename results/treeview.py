@@ -1,0 +1,328 @@
+"""Drawing recorded search trees: an indented outline, and SVG or HTML figures as textbooks draw them.
+
+Two views of the values: the max/min view of the lecture notes (every value and window
+from the root player's side, the root maximising), and the negamax view (each node's
+own, for its player to move). Fail-soft alpha-beta returns a bound where a node's
+value falls outside its window; it is written ``≥ 4`` or ``≤ 1`` as the notes do.
+
+The figures lay each tree out top-down (a tidy layout: see ``layout``), max nodes as
+triangles pointing up, min nodes down, pruned children as grey dashed stubs, the
+principal variation drawn thick. Every node carries
+an SVG ``<title>``: hovering shows its path, window, value and the position (the game's
+``render``); the HTML page also shows it in a panel beside the figure.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Callable
+
+from arena.searchtree import BOUNDS, HORIZON, LEAF, OPEN, TABLE, Node, Recording, SearchTree, number_text
+
+#: Horizontal room per leaf and vertical room per ply, in SVG pixels.
+STEP_X, STEP_Y, MARGIN = 54, 74, 30
+#: Pruned children drawn one by one under a node; past this many, the rest share one stub.
+STUBS = 4
+#: Terminal colours and other control characters, which XML does not allow.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_NOTES = {TABLE: "table hit", BOUNDS: "settled by the game's tactics or bounds", OPEN: "unfinished: out of budget"}
+
+
+def value_text(node: Node, negamax: bool = False) -> str:
+    """The node's value as the notes write it: ``3``, ``≥ 4`` (a lower bound) or ``≤ 1``."""
+    if node.value is None:
+        return "?"
+    bound = node.bound
+    value = node.value if negamax else node.root_value
+    if bound != "exact" and not negamax and not node.root_view:
+        bound = "upper" if bound == "lower" else "lower"  # the min player's lower bound is max's upper
+    sign = {"lower": "≥ ", "upper": "≤ "}.get(bound, "")
+    return sign + number_text(value)
+
+
+def window_text(node: Node, negamax: bool = False) -> str:
+    alpha, beta = (node.alpha, node.beta) if negamax else node.root_window
+    return f"[{number_text(alpha)}, {number_text(beta)}]"
+
+
+def role(node: Node) -> str:
+    """max or min (the root player maximises), or the kind of a leaf."""
+    if node.kind in (LEAF, HORIZON):
+        return node.kind
+    return "max" if node.root_view else "min"
+
+
+def cut_text(node: Node, game, negamax: bool = False) -> str:
+    """``β cut-off after child 1 of 3; pruned: 2 children (b, c)``, or "" without a cut."""
+    if node.cut is None:
+        return ""
+    which = "β" if negamax or node.root_view else "α"
+    searched = node.cut
+    total = searched + len(node.pruned)
+    count = len(node.pruned)
+    names = ", ".join(game.format_move(m) for m in node.pruned)
+    pruned = f"; pruned: {count} child{'ren' if count != 1 else ''} ({names})" if count else " (its last: nothing pruned)"
+    return f"{which} cut-off after child {searched} of {total}{pruned}"
+
+
+def skipped_text(node: Node, game) -> str:
+    names = ", ".join(game.format_move(m) for m in node.skipped)
+    return f"left out by the game's tactics (they lose at once): {names}"
+
+
+def node_line(node: Node, game, negamax: bool = False) -> str:
+    """One node of the outline, without its indentation."""
+    move = "root" if node.move is None else game.format_move(node.move)
+    parts = [move, role(node), value_text(node, negamax), window_text(node, negamax)]
+    notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
+    if node.repeat:
+        notes.append("re-searched with a wider window")
+    if node.cut is not None:
+        notes.append(cut_text(node, game, negamax))
+    if node.skipped:
+        notes.append(skipped_text(node, game))
+    return "  ".join(parts) + ("  " + "; ".join(notes) if notes else "")
+
+
+def tree_heading(tree: SearchTree, game, number: int, of: int) -> str:
+    counted = "" if tree.complete else " (stopped: out of budget)"
+    best = "none" if tree.move is None else game.format_move(tree.move)
+    pv = " ".join(game.format_move(m) for m in tree.pv) or "none"
+    head = f"search {number} of {of}: " if of > 1 else ""
+    text = (
+        f"{head}{tree.label()}: {tree.seen} nodes{counted}, value {number_text(tree.value)} "
+        f"for {game.player_name(tree.player)} (to move at the root), best move {best}, principal variation {pv}"
+    )
+    if tree.truncated:
+        kept = sum(not n.repeat for n in tree.nodes)
+        text += f"\n(the node limit was reached: {kept} of {tree.seen} nodes recorded; raise --max-nodes to see more)"
+    return text
+
+
+def outline(recording: Recording, negamax: bool = False) -> str:
+    """The recorded trees as indented text, one node a line."""
+    game = recording.game
+    out = [summary(recording, negamax)]
+    for number, tree in enumerate(recording.trees, 1):
+        out.append("")
+        out.append(tree_heading(tree, game, number, len(recording.trees)))
+        for node in tree.nodes:
+            out.append("  " * node.ply + node_line(node, game, negamax))
+    return "\n".join(out)
+
+
+def view_text(negamax: bool) -> str:
+    if negamax:
+        return "negamax view: values and windows for the player to move"
+    return "max/min view: values and windows for the root player, who maximises"
+
+
+def summary(recording: Recording, negamax: bool = False) -> str:
+    """What was searched, by whom, how many nodes the arena counted, and how to read the rest."""
+    searches = len(recording.trees)
+    return (
+        f"{recording.bot} on {recording.game.spec}: {recording.nodes} nodes counted, "
+        f"{searches} root search{'es' if searches != 1 else ''}\n"
+        f"{view_text(negamax)}; each line: move, player, value, window [α, β]"
+    )
+
+
+def layout(tree: SearchTree) -> dict:
+    """``{("node", index) or ("pruned", index, k): (x, ply)}``, x in units of one node's room.
+
+    A tidy layout (Reingold and Tilford's, without their threads): each subtree is laid out
+    on its own, then its siblings are pushed right only as far as their outlines (the
+    leftmost and rightmost x at each depth) need to stay a unit apart, and the parent is
+    centred over its first and last child. Children keep the search's order; pruned stubs
+    come after the searched children.
+    """
+    nodes = tree.nodes
+    if not nodes:
+        return {}
+
+    def below(key):
+        if key[0] != "node":
+            return []
+        node = nodes[key[1]]
+        return [("node", c) for c in node.children] + [("pruned", key[1], k) for k in range(len(stub_groups(node)))]
+
+    offset: dict = {}  # key -> x relative to its parent
+    outline_of: dict = {}  # key -> (lefts, rights): the subtree's extent at each depth from it, its own x 0
+    todo, done = [("node", 0)], []  # post-order without recursion: trees can be deeper than the recursion limit
+    while todo:
+        key = todo.pop()
+        done.append(key)
+        todo.extend(below(key))
+    for key in reversed(done):  # every child before its parent
+        kids = below(key)
+        if not kids:
+            outline_of[key] = ([0.0], [0.0])
+            continue
+        lefts, rights = (list(side) for side in outline_of[kids[0]])
+        xs = [0.0]
+        for kid in kids[1:]:
+            kid_lefts, kid_rights = outline_of[kid]
+            shift = max(rights[d] - kid_lefts[d] + 1 for d in range(min(len(rights), len(kid_lefts))))
+            xs.append(shift)
+            for d, (left, right) in enumerate(zip(kid_lefts, kid_rights)):
+                if d < len(rights):
+                    rights[d] = right + shift
+                else:
+                    lefts.append(left + shift)
+                    rights.append(right + shift)
+        mid = (xs[0] + xs[-1]) / 2
+        for kid, x in zip(kids, xs):
+            offset[kid] = x - mid
+        outline_of[key] = ([0.0] + [x - mid for x in lefts], [0.0] + [x - mid for x in rights])
+    root = ("node", 0)
+    places = {root: (-min(outline_of[root][0]), 0)}
+    for key in done:  # pre-order: every parent before its children
+        x, ply = places[key]
+        for kid in below(key):
+            places[kid] = (x + offset[kid], ply + 1)
+    return places
+
+
+def stub_groups(node: Node) -> list[tuple]:
+    """The node's pruned moves as drawn: one stub each, or past ``STUBS``, the last stub for the rest."""
+    moves = node.pruned
+    if len(moves) <= STUBS:
+        return [(m,) for m in moves]
+    return [(m,) for m in moves[: STUBS - 1]] + [tuple(moves[STUBS - 1 :])]
+
+
+def plain(text: str) -> str:
+    """``text`` without terminal colours and control characters (a game's render may have them)."""
+    return _CONTROL.sub("", text)
+
+
+def pv_nodes(tree: SearchTree) -> set:
+    """Indexes of the nodes along the principal variation (the last visit of each)."""
+    found, index, nodes = {0} if tree.nodes else set(), 0, tree.nodes
+    for move in tree.pv:
+        matches = [c for c in nodes[index].children if nodes[c].move == move]
+        if not matches:
+            break
+        index = matches[-1]
+        found.add(index)
+    return found
+
+
+def svg(recording: Recording, negamax: bool = False, describe: Callable | None = None) -> str:
+    """Every recorded tree as one SVG figure, stacked top to bottom."""
+    parts, width, y = [], 0, 0
+    for number, tree in enumerate(recording.trees, 1):
+        body, w, h = tree_svg(recording, tree, number, negamax, describe)
+        parts.append(f'<g class="tree" transform="translate(0,{y})">{body}</g>')
+        width, y = max(width, w), y + h
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}" viewBox="0 0 {width} {y}" '
+        f'font-family="sans-serif" font-size="11">{_STYLE}{"".join(parts)}</svg>'
+    )
+
+
+_STYLE = """<style>
+.edge{stroke:#555;stroke-width:1.2}.edge.pv{stroke:#c0392b;stroke-width:3.5}
+.pruned line{stroke:#aaa;stroke-dasharray:4 3}.pruned text{fill:#999}
+.node .shape{fill:#fff;stroke:#222;stroke-width:1.3}.node.pv .shape{stroke:#c0392b;stroke-width:2.5}
+.node.table .shape{fill:#e8f0ff}.node.open .shape{stroke-dasharray:2 2}.node.repeat .shape{fill:#f3f3f3}
+.node:hover .shape{fill:#ffe9a8}.win{font-size:9px;fill:#36c}.val{font-weight:bold}
+.val,.win,.mv{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}.mv{fill:#555;font-size:10px}
+.heading{font-size:13px;font-weight:bold}
+</style>"""
+
+
+def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, float]:
+    """One tree's SVG elements, and their width and height."""
+    game = recording.game
+    describe = describe or game.render
+    places = layout(tree)
+    on_pv = pv_nodes(tree)
+    top = MARGIN + 24
+
+    def at(key):
+        x, ply = places[key]
+        return MARGIN + x * STEP_X + 20, top + ply * STEP_Y
+
+    edges, shapes = [], []
+    for node in tree.nodes:
+        x, y = at(("node", node.index))
+        for child in node.children:
+            cx, cy = at(("node", child))
+            pv = " pv" if child in on_pv and node.index in on_pv else ""
+            edges.append(f'<line class="edge{pv}" x1="{x}" y1="{y}" x2="{cx}" y2="{cy}"/>')
+        for k, moves in enumerate(stub_groups(node)):
+            sx, sy = at(("pruned", node.index, k))
+            names = escape(", ".join(game.format_move(m) for m in moves))
+            label = escape(game.format_move(moves[0])) if len(moves) == 1 else f"+{len(moves)}"
+            edges.append(
+                f'<g class="pruned" data-count="{len(moves)}"><title>pruned, never generated: {names}</title>'
+                f'<line x1="{x}" y1="{y}" x2="{sx}" y2="{sy - 8}"/>'
+                f'<text x="{sx}" y="{sy + 4}" text-anchor="middle">{label} ✂</text></g>'
+            )
+        shapes.append(_node_svg(node, x, y, game, negamax, describe, node.index in on_pv))
+    heading = escape(tree_heading(tree, game, number, len(recording.trees)).splitlines()[0])
+    height = top + (1 + max((p[1] for p in places.values()), default=0)) * STEP_Y
+    width = 2 * MARGIN + 90 + STEP_X * max((p[0] for p in places.values()), default=0)
+    width = max(width, MARGIN + 8 * len(heading))
+    text = f'<text class="heading" x="{MARGIN}" y="{MARGIN}">{heading}</text>'
+    return text + "".join(edges) + "".join(shapes), width, height
+
+
+def _node_svg(node: Node, x, y, game, negamax, describe, pv) -> str:
+    kind = role(node)
+    if kind == "max":
+        shape = f'<polygon class="shape" points="{x - 13},{y + 10} {x + 13},{y + 10} {x},{y - 13}"/>'
+    elif kind == "min":
+        shape = f'<polygon class="shape" points="{x - 13},{y - 10} {x + 13},{y - 10} {x},{y + 13}"/>'
+    elif kind == "leaf":
+        shape = f'<rect class="shape" x="{x - 11}" y="{y - 11}" width="22" height="22"/>'
+    else:
+        shape = f'<circle class="shape" cx="{x}" cy="{y}" r="11"/>'
+    classes = " ".join(["node", kind, node.kind] + (["pv"] if pv else []) + (["repeat"] if node.repeat else []))
+    path = " ".join(game.format_move(m) for m in node.path) or "root"
+    notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
+    if node.cut is not None:
+        notes.append(cut_text(node, game, negamax))
+    if node.skipped:
+        notes.append(skipped_text(node, game))
+    title = plain("\n".join(
+        [f"path: {path} (ply {node.ply}, {kind})", f"window [α, β]: {window_text(node, negamax)}",
+         f"value: {value_text(node, negamax)}", *notes, "", describe(node.state)]
+    ))
+    move = "" if node.move is None else game.format_move(node.move)
+    value = value_text(node, negamax).replace(" ", "")
+    return (
+        f'<g class="{classes}" data-index="{node.index}"><title>{escape(title)}</title>{shape}'
+        f'<text class="val" x="{x}" y="{y + 27}" text-anchor="middle">{escape(value)}</text>'
+        f'<text class="mv" x="{x - 14}" y="{y - 14}" text-anchor="end">{escape(move)}</text>'
+        + ("" if kind in (LEAF, HORIZON) else  # a leaf's window is its parent's: in its title only
+           f'<text class="win" x="{x}" y="{y + 39}" text-anchor="middle">{escape(window_text(node, negamax))}</text>')
+        + "</g>"
+    )
+
+
+def html(recording: Recording, negamax: bool = False, describe: Callable | None = None) -> str:
+    """One offline page: the figure, a legend and a panel that shows the hovered node."""
+    figure = svg(recording, negamax, describe)
+    head, view = summary(recording, negamax).splitlines()[0], view_text(negamax)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{escape(recording.bot)} on {escape(recording.game.spec)}</title>
+<style>body{{font-family:sans-serif;margin:1em}}#info{{position:fixed;right:1em;bottom:1em;max-width:40em;
+background:#fffbe8;border:1px solid #ccc;padding:.5em;white-space:pre;font-family:monospace;font-size:12px}}
+.legend{{color:#444;font-size:13px}}</style></head>
+<body><h1>{escape(recording.bot)} on {escape(recording.game.spec)}</h1>
+<p>{escape(head)}.</p>
+<p class="legend">{view}. ▲ max, ▼ min, ■ end of the game, ● depth limit; value below each node, then its
+window [α, β]; grey dashed: pruned, never generated (past {STUBS} under one node, one stub "+N" for the rest); thick red: principal variation. Hover a node.</p>
+<pre id="info">hover a node</pre>
+{figure}
+<script>
+document.querySelectorAll("g.node, g.pruned").forEach(function (g) {{
+  g.addEventListener("mouseover", function () {{
+    document.getElementById("info").textContent = g.querySelector("title").textContent;
+  }});
+}});
+</script></body></html>
+"""
