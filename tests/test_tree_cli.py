@@ -267,3 +267,12 @@ def test_the_search_tree_doc_shows_real_commands_and_output(capsys):
     for command, shown in blocks:
         code, out, err = run(capsys, *command.split())
         assert code == 0 and out == shown, command
+
+
+def test_the_readme_shows_the_outline_arena_tree_prints(capsys):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    shown = re.search(r"The first prints \(after two heading lines\):\n\n```\n(.*?)```", readme, re.S).group(1)
+    assert main(["tree", "tree", "--bot", "alphabeta:depth=none,ordering=false,table=false,window=infinite"]) == 0
+    printed = capsys.readouterr().out
+    assert shown.strip() and shown in printed
+    assert "13 nodes counted" in printed  # as the README says: alpha-beta in order visits 13
