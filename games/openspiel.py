@@ -348,7 +348,7 @@ class OpenSpielGame(Game):
         state_ = state.state
         end = self.result_text(state) if state_.is_terminal() else f"{self.player_name(state.player)} to move"
         if self.state_class is HistoryState:  # the moves are part of the position: show them
-            moves = " ".join(self.line_text(self._initial, state_.history()))
+            moves = " ".join(self.history_text(state) if isinstance(self, PositionTexts) else map(self.format_move, state_.history()))
             end = f"moves: {moves or '(none)'}\n{end}"
         return f"{state_}\n{end}"
 

@@ -82,6 +82,23 @@ class PositionTexts:
         raise self.bad_move_text(text, f"a legal move's text ({shown}) or an action number 0-{count - 1}")
 
 
+    def history_text(self, state) -> list[str]:
+        """OpenSpiel's strings (no '@' numbers) for the moves that made ``state``, replayed
+        from the start or from the last line asked for where this one continues it: a game is
+        shown position after position, each then one move's work."""
+        history = state.state.history()
+        line, texts, last = getattr(self, "_line", None) or ([], [], None)
+        if last is None or len(line) > len(history) or history[: len(line)] != line:
+            line, texts, last = [], [], self.spiel.new_initial_state()
+        else:
+            texts, last = list(texts), last.clone()
+        for action in history[len(line):]:
+            texts.append(compact(last.action_to_string(last.current_player(), action)))
+            last.apply_action(action)
+        self._line = (history, texts, last)
+        return texts
+
+
 def _common(a: str, b: str) -> str:
     """``a`` without the middle part where it differs from ``b``: the player's mark."""
     start = 0
