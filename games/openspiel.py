@@ -187,6 +187,13 @@ class PositionState(SpielState):
         state = self.state
         return (str(state), self.player, state.move_number())
 
+    def __hash__(self):  # key() written out: a call fewer on every node a table sees
+        key = self._key
+        if key is None:
+            state = self.state
+            key = self._key = (str(state), self.player, state.move_number())
+        return hash(key)
+
 
 class MarkedState(SpielState):
     """Keyed like PositionState, with the picture's mark of the last move removed."""
@@ -273,7 +280,9 @@ class OpenSpielGame(Game):
         self.bounds = (self.spiel.min_utility(), self.spiel.max_utility())
         self.state_class = self.state_class_for(self.params)
         self._alternates = self.short_name in ALTERNATING
-        self._apply_name = {PlacementState: "_place", HistoryState: "_chain"}.get(self.state_class)
+        self._apply_name = {PlacementState: "_place", HistoryState: "_chain"}.get(
+            self.state_class, "_alternate" if self._alternates else None
+        )
         if self._apply_name:
             self.apply = getattr(self, self._apply_name)
         self._initial = self.state_class(initial, initial.current_player())
@@ -306,16 +315,20 @@ class OpenSpielGame(Game):
     def legal_moves(self, state):
         return state.state.legal_actions()
 
-    # Three ``apply``s, one chosen per game in __init__ (set on the instance): each is run
+    # Four ``apply``s, one chosen per game in __init__ (set on the instance): each is run
     # once per node of every search, hence the repetition.
 
     def apply(self, state, move):
         child = state.state.clone()
         child.apply_action(move)
-        if self._alternates:
-            return self.state_class(child, 1 - state.player)
         player = child.current_player()
         return self.state_class(child, player if player >= 0 else 1 - state.player)
+
+    def _alternate(self, state, move):
+        """``apply`` for games where the players take turns: the next player without asking."""
+        child = state.state.clone()
+        child.apply_action(move)
+        return self.state_class(child, 1 - state.player)
 
     def _place(self, state, move):
         """``apply`` for placement games: the child's key from the parent's, one bit more."""
