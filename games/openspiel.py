@@ -277,6 +277,10 @@ class OpenSpielGame(Game):
             values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
             why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise ParameterError(f"bad parameters {values} for game {self.name!r}; OpenSpiel says: {why}") from None
+        if initial.is_chance_node():  # chess960: the start position is drawn
+            values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
+            raise ParameterError(f"parameters {values} make {self.name!r} start with a chance move; the arena plays "
+                                 "deterministic games")
         self.bounds = (self.spiel.min_utility(), self.spiel.max_utility())
         self.state_class = self.state_class_for(self.params)
         self._alternates = self.short_name in ALTERNATING
