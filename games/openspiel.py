@@ -6,18 +6,20 @@ deterministic, perfect-information and zero-sum becomes the arena game
 parameters (``openspiel.hex:board_size=7``). Only ``players`` is left out: it is always 2.
 
 States wrap a pyspiel state that is never changed once wrapped (``apply`` clones). They
-compare by a key, made once per state and, where it can be, from the parent's as ``apply`` goes: for games where OpenSpiel's picture of the state (``str(state)``), with
-the player to move and the move number, decides everything that can still happen, the key
-is that triple, so transposed move orders give equal states; placement games (a move puts
-the mover's stone on an empty cell, nothing else counts) use each player's cells, two
-bitmasks, which say the same for less. Games with a rule that
+compare by a key, made once per state, from the parent's as ``apply`` goes where it can
+be. For games where OpenSpiel's picture of the state (``str(state)``), with the player to
+move and the move number, decides everything that can still happen, the key is that
+triple, so transposed move orders give equal states; placement games (a move puts the
+mover's stone on an empty cell, nothing else counts) use the cells each player holds, a
+bit per cell and player in one int, which says the same for less. Games with a rule that
 depends on the way a position was reached keep the whole move history as the key:
 repetition draws (the chess family, shogi, xiangqi, lines of action, hive), a count of
 moves without a capture (checkers), ko and two passes ending the game (go, cursor go),
 oware's end on a repeated cycle, and amazons, whose turn is a queen picked and then moved
 (the pick is not in the picture). A game not named below also keeps its history: the safe
-choice; its key is a hash chained move by move, states with equal hashes then comparing
-their histories. States pickle as the game's string and the move history.
+choice. A history key is a hash chained move by move; states with equal hashes then
+compare their histories. States pickle as the game's string and the move history. Where
+the players take turns (``ALTERNATING``), the player to move comes from the parent.
 
 A move is an OpenSpiel action (an int), written as OpenSpiel's action string for the
 player to move, without spaces (see games/openspiel_text.py): without a position where
