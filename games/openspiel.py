@@ -41,7 +41,7 @@ import typing
 from arena import Game, hookimpl, param
 from arena.errors import ParameterError
 from arena.params import format_value
-from games.openspiel_text import PositionTexts, compact, state_free_tables
+from games.openspiel_text import ActionTexts, PositionTexts
 
 PREFIX = "openspiel."
 #: Parameters not offered, with the value always given: the arena plays two-player games.
@@ -129,6 +129,7 @@ def _make_class(game_type) -> type:
     namespace.update(
         __module__=__name__, __qualname__=qualname, __annotations__=annotations, name=PREFIX + short,
         description=f"{game_type.long_name}, from OpenSpiel", short_name=short, state_class=state_class,
+        state_free_texts=short in STATE_FREE_TEXTS,
         fixed={k: v for k, v in FIXED.items() if k in game_type.parameter_specification},
     )
     return type(qualname, bases, namespace)
@@ -255,7 +256,7 @@ def _restore(game_string: str, history: tuple) -> SpielState:
     return state_class(state, player)
 
 
-class OpenSpielGame(Game):
+class OpenSpielGame(ActionTexts, Game):
     """Base of the generated classes: an OpenSpiel game behind the arena's rule-book methods."""
 
     short_name: typing.ClassVar[str] = ""
@@ -367,38 +368,12 @@ class OpenSpielGame(Game):
         state_ = state.state
         end = self.result_text(state) if state_.is_terminal() else f"{self.player_name(state.player)} to move"
         if self.state_class is HistoryState:  # the moves are part of the position: show them
-            moves = " ".join(self.history_text(state) if isinstance(self, PositionTexts) else map(self.format_move, state_.history()))
+            if isinstance(self, PositionTexts):
+                moves = " ".join(self.history_text(state))
+            else:
+                moves = " ".join(map(self.format_move, state_.history()))
             end = f"moves: {moves or '(none)'}\n{end}"
         return f"{state_}\n{end}"
-
-    def format_move(self, move) -> str:
-        tables = self._tables or self._text_tables()
-        return tables[0][move]
-
-    def parse_move(self, text: str):
-        tables = self._tables or self._text_tables()
-        word = compact(text)
-        move = tables[1].get(word)
-        if move is None and word.isdigit() and word.isascii():
-            move = int(word)
-            if move >= self.spiel.num_distinct_actions():
-                move = None
-        if move is None:
-            raise self.bad_move_text(text, f"an action number 0-{self.spiel.num_distinct_actions() - 1}{self._example()}")
-        return move
-
-    def _example(self) -> str:
-        examples = [t for t in self._tables[0] if not t.isdigit()][:3]
-        return f", or a move's text such as {', '.join(examples)}" if examples else ""
-
-    def _text_tables(self) -> tuple[list, dict]:
-        """Each action's text, and text -> action for every form parse_move reads."""
-        count = self.spiel.num_distinct_actions()
-        if self.short_name in STATE_FREE_TEXTS:
-            self._tables = state_free_tables(self.spiel, count)
-        else:
-            self._tables = ([str(a) for a in range(count)], {})
-        return self._tables
 
 
 @contextlib.contextmanager

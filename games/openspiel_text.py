@@ -60,6 +60,40 @@ def legal_texts(state) -> tuple[dict, dict]:
     return state._texts
 
 
+class ActionTexts:
+    """``format_move`` and ``parse_move`` for every OpenSpiel game: the text tables are built
+    on first use (``_tables``, None until then)."""
+
+    state_free_texts = False
+    """Whether the game's action strings depend on the action and the player only."""
+
+    def format_move(self, move) -> str:
+        tables = self._tables or self._text_tables()
+        return tables[0][move]
+
+    def parse_move(self, text: str):
+        tables = self._tables or self._text_tables()
+        word = compact(text)
+        move = tables[1].get(word)
+        count = self.spiel.num_distinct_actions()
+        if move is None and word.isdigit() and word.isascii() and int(word) < count:
+            move = int(word)
+        if move is None:
+            examples = [t for t in tables[0] if not t.isdigit()][:3]
+            such = f", or a move's text such as {', '.join(examples)}" if examples else ""
+            raise self.bad_move_text(text, f"an action number 0-{count - 1}{such}")
+        return move
+
+    def _text_tables(self) -> tuple[list, dict]:
+        """Each action's text, and text -> action for every form parse_move reads."""
+        count = self.spiel.num_distinct_actions()
+        if self.state_free_texts:
+            self._tables = state_free_tables(self.spiel, count)
+        else:
+            self._tables = ([str(a) for a in range(count)], {})
+        return self._tables
+
+
 class PositionTexts:
     """Mixed into a game class whose action strings depend on the position."""
 
