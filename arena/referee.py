@@ -77,7 +77,8 @@ def play_game(
         None if budget.time is None or getattr(bot, "interactive", False) else budget.time + time_margin
         for budget, bot in zip(budgets, bots)
     )
-    texts: dict | None = None if texts_need_state(game) else {}  # move -> its text, where the position does not matter
+    # move -> its text, for games that write a move the same in every position (None: ask each time)
+    texts: dict | None = None if texts_need_state(game) else {}
     clock = time.perf_counter
     ply = len(opening)
     while not game.is_terminal(state):
