@@ -105,6 +105,33 @@ class Game(Configurable):
         """
         raise NotImplementedError
 
+    # Move text in a position: for games whose moves are written differently in different
+    # positions (chess's SAN). A game overrides both; everything that shows, stores or
+    # sends a move (the referee's records, the human bot, openings, ``arena show``) uses them.
+
+    def move_text(self, state: State, move: Move) -> str:
+        """Text for ``move`` in ``state``, no spaces: ``parse_move_in(state, text)`` gives the
+        move back, and no two legal moves of ``state`` share a text. By default ``format_move(move)``."""
+        return self.format_move(move)
+
+    def parse_move_in(self, state: State, text: str) -> Move:
+        """The move written as ``text`` in ``state`` (see ``move_text``); by default
+        ``parse_move(text)``. Like ``parse_move`` it may return a move that is not legal."""
+        return self.parse_move(text)
+
+    def line_text(self, state: State, moves: Sequence[Move]) -> list[str]:
+        """The texts of ``moves`` played one after another from ``state`` (an opening, a
+        principal variation); IllegalMoveError at the first that is not legal where it is played."""
+        if not texts_need_state(self):
+            return [self.format_move(m) for m in moves]
+        out = []
+        for ply, move in enumerate(moves):
+            if move not in self.legal_moves(state):
+                raise IllegalMoveError(f"illegal move {move!r} in {self.name} at ply {ply} of the line")
+            out.append(self.move_text(state, move))
+            state = self.apply(state, move)
+        return out
+
     # Optional search hooks: a game offers one by overriding it (see ``search_hooks``).
     # Each is asked only of non-terminal states.
 
@@ -168,12 +195,18 @@ class Game(Configurable):
         state = self.initial_state() if state is None else state
         for ply, move in enumerate(moves):
             if isinstance(move, str):
-                move = self.parse_move(move)
+                move = self.parse_move_in(state, move)
             legal = self.legal_moves(state)
             if move not in legal:
-                shown = ", ".join(self.format_move(m) for m in legal)
+                shown = ", ".join(self.move_text(state, m) for m in legal)
                 raise IllegalMoveError(
-                    f"illegal move {self.format_move(move)!r} in {self.name} at ply {ply}; legal: {shown}"
+                    f"illegal move {self.move_text(state, move)!r} in {self.name} at ply {ply}; legal: {shown}"
                 )
             state = self.apply(state, move)
         return state
+
+
+def texts_need_state(game: Game) -> bool:
+    """Whether ``game`` writes moves by position (overrides ``move_text``): callers that
+    would write a move once for every position (the referee) then ask per position."""
+    return type(game).move_text is not Game.move_text

@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter, counted
 from arena.errors import BotFault
-from arena.game import Game, State
+from arena.game import Game, State, texts_need_state
 from arena.limits import DEFAULT_LIMITS
 from arena.records import GameRecord, MoveRecord, Termination
 
@@ -55,7 +55,7 @@ def play_game(
     budgets = tuple(budgets) if budgets else (_UNLIMITED, _UNLIMITED)
     state = game.play(opening) if opening else game.initial_state()
     moves: list[MoveRecord] = []
-    opening_texts = tuple(m if isinstance(m, str) else game.format_move(m) for m in opening)
+    opening_texts = _opening_text(game, opening) if opening else ()
 
     def forfeit(player: int, why: Termination, message: str) -> GameRecord:
         low = game.bounds[0]
@@ -81,7 +81,8 @@ def play_game(
         None if budget.time is None or getattr(bot, "interactive", False) else budget.time + time_margin
         for budget, bot in zip(budgets, bots)
     )
-    texts: dict = {}  # move -> game.format_move(move), which depends on the move alone
+    # move -> its text, for games that write a move the same in every position (None: ask each time)
+    texts: dict | None = None if texts_need_state(game) else {}
     clock = time.perf_counter
     ply = len(opening)
     while not game.is_terminal(state):
@@ -114,7 +115,7 @@ def play_game(
             move, depth, score, pv = answer, None, None, ()
         index = _index(legal, move)
         if index is None:
-            shown = ", ".join(game.format_move(m) for m in legal)
+            shown = ", ".join(game.move_text(state, m) for m in legal)
             return forfeit(
                 player,
                 Termination.ILLEGAL_MOVE,
@@ -129,13 +130,16 @@ def play_game(
                 f"{names[player]!r} took {seconds:.3f}s at ply {ply}; "
                 f"budget {budgets[player].time:g}s + margin {time_margin:g}s",
             )
-        try:
-            text = texts[move]
-        except KeyError:
-            text = texts[move] = game.format_move(move)
-        except TypeError:  # an unhashable move
-            text = game.format_move(move)
-        pv = _format_pv(game, pv) if pv else ()
+        if texts is None:
+            text = game.move_text(state, move)
+        else:
+            try:
+                text = texts[move]
+            except KeyError:
+                text = texts[move] = game.format_move(move)
+            except TypeError:  # an unhashable move
+                text = game.format_move(move)
+        pv = _format_pv(game, state, pv) if pv else ()
         record = _new_move(MoveRecord, (ply, player, text, nodes, seconds, depth, score, pv, reported, over))
         moves.append(record)
         state = game.apply(state, move)
@@ -195,11 +199,25 @@ def _find(legal: Sequence, move) -> int | None:
     return None
 
 
-def _format_pv(game: Game, pv) -> tuple[str, ...]:
+def _format_pv(game: Game, state: State, pv) -> tuple[str, ...]:
     try:
-        return tuple(game.format_move(m) for m in pv)
+        return tuple(game.line_text(state, pv))
     except Exception:
         return ()
+
+
+def _opening_text(game: Game, opening: Sequence) -> tuple[str, ...]:
+    """The opening as text: text as given, moves written in their positions."""
+    if all(isinstance(m, str) for m in opening):
+        return tuple(opening)
+    if not texts_need_state(game):
+        return tuple(m if isinstance(m, str) else game.format_move(m) for m in opening)
+    state, out = game.initial_state(), []
+    for m in opening:
+        move = game.parse_move_in(state, m) if isinstance(m, str) else m
+        out.append(m if isinstance(m, str) else game.move_text(state, m))
+        state = game.apply(state, move)
+    return tuple(out)
 
 
 def _describe(exc: BaseException) -> str:

@@ -23,7 +23,7 @@ from numbers import Real
 
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
-from arena.game import Game, SearchHooks
+from arena.game import Game, SearchHooks, texts_need_state
 from arena.limits import DEFAULT_LIMITS
 from arena.referee import _find, ask
 
@@ -141,6 +141,14 @@ def _check_state(game: Game, state, path) -> None:
     for move in legal:
         text = game.format_move(move)
         assert game.parse_move(text) == move, f"{where}: parse_move({text!r}) does not give back {move!r}"
+    texts = [game.move_text(state, move) for move in legal] if texts_need_state(game) else []
+    assert len(set(texts)) == len(texts), f"{where}: legal moves share a text: {texts!r}"
+    for move, text in zip(legal, texts):
+        assert isinstance(text, str) and text and not any(c.isspace() for c in text), (
+            f"{where}: move_text gave {text!r} for {move!r}; a move's text is one word"
+        )
+        back = game.parse_move_in(state, text)
+        assert back == move, f"{where}: parse_move_in({text!r}) gives {back!r}, not {move!r}"
     low, high = game.bounds
     h0, h1 = game.heuristic(state, 0), game.heuristic(state, 1)
     assert low < h0 < high, f"{where}: heuristic {h0} not strictly inside {game.bounds}"

@@ -1,16 +1,19 @@
 """What the OpenSpiel adapter costs per node, and what it adds to the arena's start-up.
 
 Per node: seeded random playouts are drawn once per game (at most --plies plies each),
-then the same actions are replayed by three loops, timed in turn within every run:
+then the same actions are replayed by three loops, timed in turn on each playout (so
+that a machine whose load changes by the second slows the three alike):
 
   bare      OpenSpiel alone: ``clone()`` and ``apply_action()``, the least a search
             that keeps its parent positions pays per node
   spiel     the same plus ``legal_actions()``, which any search needs to expand a node
+  floor     the same with the least a Python wrapper adds (see ``floor``): no key, no turn
   adapter   the arena game: ``apply`` (clone, apply, wrap), the state's key (``hash``,
             as a transposition table takes it) and ``legal_moves``
 
-Figures are microseconds per node, the median over runs; the ratios are medians of each
-run's ratio. The target (from the issue): adapter at most 2 times bare.
+Figures are microseconds per node, the median over runs; the ratios (a: adapter, s: spiel,
+f: floor) are medians of each run's ratio. The target (from the issue): adapter at most 2
+times bare. Where ``spiel`` or ``floor`` is already past it, no adapter can meet it.
 
 Start-up: ``python -m arena games`` with open-spiel and with ``pyspiel`` blocked (as if
 absent), and ``import pyspiel`` alone against an empty interpreter, medians of --starts.
@@ -49,54 +52,93 @@ def playouts(spiel, count: int, plies: int, seed: int) -> list[list[int]]:
     return out
 
 
-def bare(spiel, lines) -> None:
-    for actions in lines:
-        state = spiel.new_initial_state()
-        for action in actions:
-            state = state.clone()
-            state.apply_action(action)
+def bare(game, actions) -> None:
+    state = game.spiel.new_initial_state()
+    for action in actions:
+        state = state.clone()
+        state.apply_action(action)
 
 
-def spiel_legal(spiel, lines) -> None:
-    for actions in lines:
-        state = spiel.new_initial_state()
-        for action in actions:
-            state = state.clone()
-            state.apply_action(action)
-            state.legal_actions()
+def spiel_legal(game, actions) -> None:
+    state = game.spiel.new_initial_state()
+    for action in actions:
+        state = state.clone()
+        state.apply_action(action)
+        state.legal_actions()
 
 
-def adapter(game, lines) -> None:
+def adapter(game, actions) -> None:
     apply, legal_moves = game.apply, game.legal_moves
-    for actions in lines:
-        state = game.initial_state()
-        for action in actions:
-            state = apply(state, action)
-            hash(state)
-            legal_moves(state)
+    state = game.initial_state()
+    for action in actions:
+        state = apply(state, action)
+        hash(state)
+        legal_moves(state)
+
+
+class _Box:
+    __slots__ = ("state", "hash")
+
+    def __init__(self, state, hash):
+        self.state = state
+        self.hash = hash
+
+    def __hash__(self):
+        return self.hash
+
+
+def _apply(box, action):
+    child = box.state.clone()
+    child.apply_action(action)
+    return _Box(child, action)
+
+
+def _legal(box):
+    return box.state.legal_actions()
+
+
+def floor(game, actions) -> None:
+    """The least any Python rule book over pyspiel adds: a Python call for apply and for the
+    legal moves, a wrapper object, a ``__hash__`` returning a number already there."""
+    box = _Box(game.spiel.new_initial_state(), 0)
+    for action in actions:
+        box = _apply(box, action)
+        hash(box)
+        _legal(box)
+
+
+LOOPS = {"bare": bare, "spiel": spiel_legal, "floor": floor, "adapter": adapter}
 
 
 def per_node(args) -> None:
     registry = get_registry(entry_points=False)
-    print(f"{'game':<22} {'key':<9} {'nodes':>6} {'bare':>8} {'spiel':>8} {'adapter':>8} {'/bare':>6} {'/spiel':>7}")
+    print(f"{'game':<18} {'key':<9} {'nodes':>6} {'bare':>7} {'spiel':>7} {'floor':>7} {'adapter':>7} "
+          f"{'a/bare':>6} {'s/bare':>6} {'f/bare':>6} {'a/spiel':>7} {'a/floor':>7}")
     for spec in args.games.split(","):
         game = registry.game("openspiel." + spec)
         lines = playouts(game.spiel, args.playouts, args.plies, seed=1)
         nodes = sum(map(len, lines))
-        times: dict[str, list[float]] = {"bare": [], "spiel": [], "adapter": []}
+        times: dict[str, list[float]] = {label: [] for label in LOOPS}
+        clock = time.perf_counter
         for _ in range(args.runs):
-            for label, run in (("bare", lambda: bare(game.spiel, lines)),
-                               ("spiel", lambda: spiel_legal(game.spiel, lines)),
-                               ("adapter", lambda: adapter(game, lines))):
-                start = time.perf_counter()
-                run()
-                times[label].append((time.perf_counter() - start) / nodes * 1e6)
+            total = dict.fromkeys(LOOPS, 0.0)
+            for actions in lines:
+                for label, loop in LOOPS.items():
+                    start = clock()
+                    loop(game, actions)
+                    total[label] += clock() - start
+            for label, seconds in total.items():
+                times[label].append(seconds / nodes * 1e6)
         med = {k: statistics.median(v) for k, v in times.items()}
-        to_bare = statistics.median(a / b for a, b in zip(times["adapter"], times["bare"]))
-        to_spiel = statistics.median(a / b for a, b in zip(times["adapter"], times["spiel"]))
+
+        def ratio(a, b):
+            return statistics.median(x / y for x, y in zip(times[a], times[b]))
+
         key = game.state_class.__name__.removesuffix("State").lower()
-        print(f"{spec:<22} {key:<9} {nodes:>6} {med['bare']:>8.2f} {med['spiel']:>8.2f} {med['adapter']:>8.2f} "
-              f"{to_bare:>6.2f} {to_spiel:>7.2f}", flush=True)
+        print(f"{spec:<18} {key:<9} {nodes:>6} {med['bare']:>7.2f} {med['spiel']:>7.2f} {med['floor']:>7.2f} "
+              f"{med['adapter']:>7.2f} {ratio('adapter', 'bare'):>6.2f} {ratio('spiel', 'bare'):>6.2f} "
+              f"{ratio('floor', 'bare'):>6.2f} {ratio('adapter', 'spiel'):>7.2f} {ratio('adapter', 'floor'):>7.2f}",
+              flush=True)
 
 
 def seconds(code: list[str], starts: int) -> float:

@@ -31,7 +31,7 @@ class HumanBot(Bot):
 
     def choose(self, game, state, budget):
         legal = game.legal_moves(state)
-        shown = " ".join(game.format_move(m) for m in legal)
+        shown = " ".join(game.move_text(state, m) for m in legal)
         who = game.player_name(game.to_move(state))
         if self.show_board:
             print(game.render(state), file=self._output)
@@ -55,7 +55,7 @@ class HumanBot(Bot):
                 # tag has it (lichess writes "Normal" for resignations); the record names the loser.
                 raise BotFault(Termination.NORMAL, GIVING_UP[command], f"{who} typed {text!r} and loses")
             try:
-                move = game.parse_move(text)
+                move = game.parse_move_in(state, text)
             except IllegalMoveError as exc:
                 print(f"{exc} (type 'help' for help)", file=self._output)
                 continue

@@ -6,25 +6,26 @@ deterministic, perfect-information and zero-sum becomes the arena game
 parameters (``openspiel.hex:board_size=7``). Only ``players`` is left out: it is always 2.
 
 States wrap a pyspiel state that is never changed once wrapped (``apply`` clones). They
-compare by a key: for games where OpenSpiel's picture of the state (``str(state)``), with
-the player to move and the move number, decides everything that can still happen, the key
-is that triple, so transposed move orders give equal states; placement games (a move puts
-the mover's stone on an empty cell, nothing else counts) use each player's cells, two
-bitmasks, which say the same for less. Games with a rule that
+compare by a key, made once per state, from the parent's as ``apply`` goes where it can
+be. For games where OpenSpiel's picture of the state (``str(state)``), with the player to
+move and the move number, decides everything that can still happen, the key is that
+triple, so transposed move orders give equal states; placement games (a move puts the
+mover's stone on an empty cell, nothing else counts) use the cells each player holds, a
+bit per cell and player in one int, which says the same for less. Games with a rule that
 depends on the way a position was reached keep the whole move history as the key:
 repetition draws (the chess family, shogi, xiangqi, lines of action, hive), a count of
 moves without a capture (checkers), ko and two passes ending the game (go, cursor go),
 oware's end on a repeated cycle, and amazons, whose turn is a queen picked and then moved
 (the pick is not in the picture). A game not named below also keeps its history: the safe
-choice. States pickle as the game's string and the move history.
+choice. A history key is a hash chained move by move; states with equal hashes then
+compare their histories. States pickle as the game's string and the move history. Where
+the players take turns (``ALTERNATING``), the player to move comes from the parent.
 
-A move is an OpenSpiel action (an int). Its text must not depend on the position (the
-referee and the records write a move once, without one) and may not hold spaces (records
-split on them). For games whose action strings depend on the action alone, the text is
-OpenSpiel's string without spaces, minus the part naming the player where the two players'
-strings differ ('x(1,1)' and 'o(1,1)' give '(1,1)'; 'B d4' and 'W d4' give 'd4').
-``parse_move`` also reads either player's own string and, for every game, the action number;
-where strings depend on the position (chess's SAN, amazons, hive...) the text is the number.
+A move is an OpenSpiel action (an int), written as OpenSpiel's action string for the
+player to move, without spaces (see games/openspiel_text.py): without a position where
+the strings depend on the action alone ('d4', '(1,1)'), through ``move_text`` and
+``parse_move_in`` where they depend on the position (chess's SAN). Every game also reads
+the action number.
 
 The heuristic is 0 everywhere: search bots then play by the game's end values alone, which
 suits short games; MCTS, with its random playouts, plays every game reasonably.
@@ -40,6 +41,7 @@ import typing
 from arena import Game, hookimpl, param
 from arena.errors import ParameterError
 from arena.params import format_value
+from games.openspiel_text import ActionTexts, PositionTexts
 
 PREFIX = "openspiel."
 #: Parameters not offered, with the value always given: the arena plays two-player games.
@@ -62,6 +64,14 @@ STATE_FREE_TEXTS = frozenset({
     "breakthrough", "checkers", "clobber", "connect_four", "cursor_go", "dots_and_boxes", "go", "gomoku",
     "havannah", "hex", "lines_of_action", "mancala", "mnk", "nim", "nine_mens_morris", "othello", "oware",
     "pentago", "tic_tac_toe", "twixt", "y",
+})
+
+#: Games where the players take turns, one action each (checked in the tests): the
+#: player to move comes from the parent without asking OpenSpiel.
+ALTERNATING = frozenset({
+    "antichess", "breakthrough", "chess", "clobber", "connect_four", "crazyhouse", "go", "gomoku", "havannah", "hex",
+    "hive", "lines_of_action", "mnk", "nim", "othello", "oware", "pentago", "quoridor", "shogi", "tic_tac_toe",
+    "twixt", "xiangqi", "y",
 })
 
 _classes: dict[str, type] = {}  # arena name -> game class, built once per process
@@ -115,12 +125,14 @@ def _make_class(game_type) -> type:
     else:
         state_class = HistoryState
     qualname = "OpenSpiel_" + short
+    bases = (OpenSpielGame,) if short in STATE_FREE_TEXTS else (PositionTexts, OpenSpielGame)
     namespace.update(
         __module__=__name__, __qualname__=qualname, __annotations__=annotations, name=PREFIX + short,
         description=f"{game_type.long_name}, from OpenSpiel", short_name=short, state_class=state_class,
+        state_free_texts=short in STATE_FREE_TEXTS,
         fixed={k: v for k, v in FIXED.items() if k in game_type.parameter_specification},
     )
-    return type(qualname, (OpenSpielGame,), namespace)
+    return type(qualname, bases, namespace)
 
 
 def _game_class(short: str) -> type:
@@ -135,13 +147,13 @@ def _rebuild_game(short: str, params: dict) -> "OpenSpielGame":
 class SpielState:
     """An immutable position: a pyspiel state never changed once wrapped, compared by key."""
 
-    __slots__ = ("state", "player", "_key")
+    __slots__ = ("state", "player", "_key", "_texts")  # _texts: set by openspiel_text when asked
 
-    def __init__(self, state, player: int):
+    def __init__(self, state, player: int, key=None):
         self.state = state
         self.player = player
         """The player to move; at the end, the one who would have moved next."""
-        self._key = None
+        self._key = key
 
     def key(self):
         raise NotImplementedError
@@ -178,6 +190,13 @@ class PositionState(SpielState):
         state = self.state
         return (str(state), self.player, state.move_number())
 
+    def __hash__(self):  # key() written out: a call fewer on every node a table sees
+        key = self._key
+        if key is None:
+            state = self.state
+            key = self._key = (str(state), self.player, state.move_number())
+        return hash(key)
+
 
 class MarkedState(SpielState):
     """Keyed like PositionState, with the picture's mark of the last move removed."""
@@ -190,22 +209,33 @@ class MarkedState(SpielState):
 
 
 class PlacementState(SpielState):
-    """Keyed by the cells each player has taken (two bitmasks); set by ``apply`` as it goes."""
+    """Keyed by the cells each player has taken: bit ``2 * cell + player`` of one int, set
+    by ``apply`` as it goes."""
 
     __slots__ = ()
 
     def key(self):
-        history = self.state.history()
-        return (sum(1 << a for a in history[0::2]), sum(1 << a for a in history[1::2]))
+        return sum(1 << (2 * a + i % 2) for i, a in enumerate(self.state.history()))
 
 
 class HistoryState(SpielState):
-    """Keyed by the moves played: for games whose rules look back (see the module docstring)."""
+    """Keyed by the moves played: a hash chained move by move (set by ``apply`` as it goes),
+    and the histories themselves where two hashes are equal (see the module docstring)."""
 
     __slots__ = ()
 
     def key(self):
-        return tuple(self.state.history())
+        key = 0
+        for action in self.state.history():
+            key = hash((key, action))
+        return key
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return hash(self) == hash(other) and self.state.history() == other.state.history()
+
+    __hash__ = SpielState.__hash__  # defining __eq__ would otherwise unset it
 
 
 def _restore(game_string: str, history: tuple) -> SpielState:
@@ -226,7 +256,7 @@ def _restore(game_string: str, history: tuple) -> SpielState:
     return state_class(state, player)
 
 
-class OpenSpielGame(Game):
+class OpenSpielGame(ActionTexts, Game):
     """Base of the generated classes: an OpenSpiel game behind the arena's rule-book methods."""
 
     short_name: typing.ClassVar[str] = ""
@@ -250,12 +280,21 @@ class OpenSpielGame(Game):
             values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
             why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise ParameterError(f"bad parameters {values} for game {self.name!r}; OpenSpiel says: {why}") from None
+        if initial.is_chance_node():  # chess960: the start position is drawn
+            values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
+            raise ParameterError(f"parameters {values} make {self.name!r} start with a chance move; the arena plays "
+                                 "deterministic games")
         self.bounds = (self.spiel.min_utility(), self.spiel.max_utility())
         self.state_class = self.state_class_for(self.params)
-        if self.state_class is PlacementState:
-            self.apply = self._place
+        self._alternates = self.short_name in ALTERNATING
+        self._apply_name = {PlacementState: "_place", HistoryState: "_chain"}.get(
+            self.state_class, "_alternate" if self._alternates else None
+        )
+        if self._apply_name:
+            self.apply = getattr(self, self._apply_name)
         self._initial = self.state_class(initial, initial.current_player())
-        self._texts: tuple[list, dict] | None = None  # built on first use
+        self._initial._key = self._initial.key()  # the placement and history applies build on it
+        self._tables: tuple[list, dict] | None = None  # built on first use
 
     def __reduce__(self):
         return (_rebuild_game, (self.short_name, self.params))
@@ -264,7 +303,7 @@ class OpenSpielGame(Game):
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
         if "apply" in copy.__dict__:
-            copy.apply = copy._place
+            copy.apply = getattr(copy, copy._apply_name)
         return copy
 
     @classmethod
@@ -283,24 +322,41 @@ class OpenSpielGame(Game):
     def legal_moves(self, state):
         return state.state.legal_actions()
 
+    # Four ``apply``s, one chosen per game in __init__ (set on the instance): each is run
+    # once per node of every search, hence the repetition.
+
     def apply(self, state, move):
         child = state.state.clone()
         child.apply_action(move)
         player = child.current_player()
         return self.state_class(child, player if player >= 0 else 1 - state.player)
 
+    def _alternate(self, state, move):
+        """``apply`` for games where the players take turns: the next player without asking."""
+        child = state.state.clone()
+        child.apply_action(move)
+        return self.state_class(child, 1 - state.player)
+
     def _place(self, state, move):
         """``apply`` for placement games: the child's key from the parent's, one bit more."""
         child = state.state.clone()
         child.apply_action(move)
-        player = child.current_player()
-        mover = state.player
-        out = PlacementState(child, player if player >= 0 else 1 - mover)
+        mover, key = state.player, state._key
+        if key is None:  # a state unpickled
+            key = state._key = state.key()
+        return PlacementState(child, 1 - mover, key | 1 << (2 * move + mover))
+
+    def _chain(self, state, move):
+        """``apply`` for history games: the child's key hashed from the parent's and the move."""
+        child = state.state.clone()
+        child.apply_action(move)
         key = state._key
         if key is None:
             key = state._key = state.key()
-        out._key = (key[0] | 1 << move, key[1]) if mover == 0 else (key[0], key[1] | 1 << move)
-        return out
+        if self._alternates:
+            return HistoryState(child, 1 - state.player, hash((key, move)))
+        player = child.current_player()
+        return HistoryState(child, player if player >= 0 else 1 - state.player, hash((key, move)))
 
     def is_terminal(self, state) -> bool:
         return state.state.is_terminal()
@@ -312,49 +368,12 @@ class OpenSpielGame(Game):
         state_ = state.state
         end = self.result_text(state) if state_.is_terminal() else f"{self.player_name(state.player)} to move"
         if self.state_class is HistoryState:  # the moves are part of the position: show them
-            moves = " ".join(self.format_move(m) for m in state_.history())
+            if isinstance(self, PositionTexts):
+                moves = " ".join(self.history_text(state))
+            else:
+                moves = " ".join(map(self.format_move, state_.history()))
             end = f"moves: {moves or '(none)'}\n{end}"
         return f"{state_}\n{end}"
-
-    def format_move(self, move) -> str:
-        texts = self._texts or self._text_tables()
-        return texts[0][move]
-
-    def parse_move(self, text: str):
-        texts = self._texts or self._text_tables()
-        compact = "".join(text.split())
-        move = texts[1].get(compact)
-        if move is None and compact.isdigit() and compact.isascii():
-            move = int(compact)
-            if move >= self.spiel.num_distinct_actions():
-                move = None
-        if move is None:
-            raise self.bad_move_text(text, f"an action number 0-{self.spiel.num_distinct_actions() - 1}{self._example()}")
-        return move
-
-    def _example(self) -> str:
-        examples = [t for t in self._texts[0] if not t.isdigit()][:3]
-        return f", or a move's text such as {', '.join(examples)}" if examples else ""
-
-    def _text_tables(self) -> tuple[list, dict]:
-        """Each action's text, and text -> action for every form parse_move reads."""
-        count = self.spiel.num_distinct_actions()
-        formats = [str(a) for a in range(count)]
-        parse: dict[str, int] = {}
-        if self.short_name in STATE_FREE_TEXTS:
-            state = self.spiel.new_initial_state()
-            owners: dict[str, set] = {}
-            for a in range(count):
-                t0 = "".join(state.action_to_string(0, a).split())
-                t1 = "".join(state.action_to_string(1, a).split())
-                for t in {t0, t1, t0 if t0 == t1 else _common(t0, t1)}:
-                    if t and (not t.isdigit() or t == str(a)):
-                        owners.setdefault(t, set()).add(a)
-                formats[a] = t0 if t0 == t1 else _common(t0, t1)
-            parse = {t: next(iter(a)) for t, a in owners.items() if len(a) == 1}
-            formats = [t if parse.get(t) == a else str(a) for a, t in enumerate(formats)]
-        self._texts = (formats, parse)
-        return self._texts
 
 
 @contextlib.contextmanager
@@ -375,14 +394,3 @@ def _quiet():
     finally:
         os.dup2(saved, 2)
         os.close(saved)
-
-
-def _common(a: str, b: str) -> str:
-    """``a`` without the middle part where it differs from ``b``: the player's mark."""
-    start = 0
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
-        end += 1
-    return a[:start] + (a[len(a) - end:] if end else "")

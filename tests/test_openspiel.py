@@ -76,6 +76,7 @@ def test_parameters_are_typed_and_defaulted_from_openspiel(capsys):
         ("openspiel.hex:size=3", "unknown parameter 'size'"),
         ("openspiel.nim:pile_sizes=a;b", "bad parameters pile_sizes=a;b for game 'openspiel.nim'; OpenSpiel says"),
         ("openspiel.hex:board_size=0", "bad parameters board_size=0 for game 'openspiel.hex'; OpenSpiel says"),
+        ("openspiel.chess:chess960=true", "chess960=true make 'openspiel.chess' start with a chance move"),
     ],
 )
 def test_bad_parameters_are_one_line_errors(spec, message, capfd):

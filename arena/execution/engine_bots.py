@@ -27,7 +27,7 @@ from arena.budget import Counter, uncounted
 from arena.errors import BotFault, IllegalMoveError, ParameterError
 from arena.execution.engine_process import EngineProcess, find_program
 from arena.execution.engine_options import EngineOption, check_options, parse_option
-from arena.game import Game
+from arena.game import Game, texts_need_state
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import format_value, param
 from arena.records import Termination
@@ -255,12 +255,12 @@ class EngineBot(Bot):
         words = line.split()
         text = words[1] if len(words) > 1 else ""
         try:
-            move = game.parse_move(text)
+            move = game.parse_move_in(state, text)
         except Exception as exc:
             raise engine.fault(Termination.ILLEGAL_MOVE, "sent an unreadable move", f"{text!r}: {exc}") from None
         legal = game.legal_moves(state)
         if move not in legal:
-            shown = ", ".join(game.format_move(m) for m in legal)
+            shown = ", ".join(game.move_text(state, m) for m in legal)
             raise engine.fault(
                 Termination.ILLEGAL_MOVE, "played an illegal move", f"{text!r} in {game.name}; legal: {shown}"
             )
@@ -273,17 +273,21 @@ class EngineBot(Bot):
             )
         if not self._told:
             self._state = game.apply(state, move)
-            self._moves.append(game.format_move(move))
-        return Decision(move, info.get("score"), info.get("depth"), self._pv(info.get("pv", ())), nodes)
+            self._moves.append(game.move_text(state, move))
+        return Decision(move, info.get("score"), info.get("depth"), self._pv(state, info.get("pv", ())), nodes)
 
-    def _pv(self, texts) -> tuple:
-        """The principal variation's moves, as far as they read as moves."""
-        pv = []
+    def _pv(self, state, texts) -> tuple:
+        """The principal variation's moves from ``state``, as far as they read as moves."""
+        game, pv = self._game, []
+        by_position = texts_need_state(game)  # else no position needs to be made
         for text in texts:
             try:
-                pv.append(self._game.parse_move(text))
+                move = game.parse_move_in(state, text)
+                if by_position:
+                    state = game.apply(state, move)
             except Exception:
                 break
+            pv.append(move)
         return tuple(pv)
 
     def _follow(self, state) -> None:
@@ -292,7 +296,7 @@ class EngineBot(Bot):
             line = _path(self._game, self._state, state, 2)
             if line is None:
                 raise IllegalMoveError(f"{self.name} cannot tell which moves led to the position it was given")
-            self._moves += [self._game.format_move(m) for m in line]
+            self._moves += self._game.line_text(self._state, line)
             self._state = state
 
     def close(self) -> None:

@@ -306,7 +306,7 @@ def cmd_show(registry: Registry, args) -> int:
         record = MoveRecord(
             m["ply"], m["player"], m["move"], m["nodes"], m["seconds"], m["depth"], m["score"], tuple(m["pv"].split())
         )
-        state = game.apply(state, game.parse_move(m["move"]))
+        state = game.apply(state, game.parse_move_in(state, m["move"]))
         print(f"\n{move_line(record, names[m['player']], game)}")
         print(game.render(state))
     print(f"\nresult {row['result']} ({row['termination']}): {row['message']}")

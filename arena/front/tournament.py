@@ -312,7 +312,7 @@ def _random_opening(game: Game, plies: int, rng: random.Random, tries: int = 100
             if not options:
                 break  # a dead end: every move ends the game; start again
             move = rng.choice(options)
-            moves.append(game.format_move(move))
+            moves.append(game.move_text(state, move))
             state = game.apply(state, move)
         else:
             return tuple(moves)

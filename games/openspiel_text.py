@@ -1,0 +1,144 @@
+"""Move text for OpenSpiel's games: OpenSpiel's action strings, one word each.
+
+Records split moves on spaces, so a text is OpenSpiel's string with its spaces removed
+('pile:1, take:1;' is written 'pile:1,take:1;'); what a person types is read the same way,
+spaces or not.
+
+Two kinds of game (see ``STATE_FREE_TEXTS`` in games/openspiel.py):
+
+- where an action's string depends on the action and the player only (Hex's 'a1', Go's
+  'B d4'), a move's text is written without a position, minus the part naming the player
+  where the two players' strings differ ('x(1,1)' and 'o(1,1)' give '(1,1)');
+  ``parse_move`` reads that, either player's own string and the action number;
+- where it depends on the position (chess's SAN, amazons, hive...), a move's text is the
+  string of the player to move in that position (``move_text``, ``parse_move_in``). Should
+  two legal moves of a position share a string, each is written with its action number
+  after an '@' ('e4@1234'). The action number is read in every position.
+"""
+
+from __future__ import annotations
+
+
+def compact(text: str) -> str:
+    """``text`` without its whitespace: one word, as records keep moves."""
+    return "".join(text.split())
+
+
+def state_free_tables(spiel, count: int) -> tuple[list, dict]:
+    """Each action's text, and text -> action for every form ``parse_move`` reads, for a game
+    whose strings depend on the action and the player only."""
+    state = spiel.new_initial_state()
+    owners: dict[str, set] = {}
+    formats = [str(a) for a in range(count)]
+    for a in range(count):
+        t0 = compact(state.action_to_string(0, a))
+        t1 = compact(state.action_to_string(1, a))
+        shared = t0 if t0 == t1 else _common(t0, t1)
+        for t in {t0, t1, shared}:
+            if t and (not t.isdigit() or t == str(a)):
+                owners.setdefault(t, set()).add(a)
+        formats[a] = shared
+    parse = {t: next(iter(a)) for t, a in owners.items() if len(a) == 1}
+    return [t if parse.get(t) == a else str(a) for a, t in enumerate(formats)], parse
+
+
+def legal_texts(state) -> tuple[dict, dict]:
+    """``(move -> text, text -> move)`` for the legal moves of a wrapped state, made once
+    per state (kept in its ``_texts`` slot, which only this sets)."""
+    try:
+        return state._texts
+    except AttributeError:
+        pass
+    spiel, player = state.state, state.player
+    texts = {a: compact(spiel.action_to_string(player, a)) or str(a) for a in spiel.legal_actions()}
+    moves = {t: a for a, t in texts.items()}
+    if len(moves) < len(texts):  # shared strings: each such move gets its number
+        shared = {t for t in moves if sum(x == t for x in texts.values()) > 1}
+        texts = {a: f"{t}@{a}" if t in shared else t for a, t in texts.items()}
+        moves = {t: a for a, t in texts.items()}
+    state._texts = (texts, moves)
+    return state._texts
+
+
+class ActionTexts:
+    """``format_move`` and ``parse_move`` for every OpenSpiel game: the text tables are built
+    on first use (``_tables``, None until then)."""
+
+    state_free_texts = False
+    """Whether the game's action strings depend on the action and the player only."""
+
+    def format_move(self, move) -> str:
+        tables = self._tables or self._text_tables()
+        return tables[0][move]
+
+    def parse_move(self, text: str):
+        tables = self._tables or self._text_tables()
+        word = compact(text)
+        move = tables[1].get(word)
+        count = self.spiel.num_distinct_actions()
+        if move is None and word.isdigit() and word.isascii() and int(word) < count:
+            move = int(word)
+        if move is None:
+            examples = [t for t in tables[0] if not t.isdigit()][:3]
+            such = f", or a move's text such as {', '.join(examples)}" if examples else ""
+            raise self.bad_move_text(text, f"an action number 0-{count - 1}{such}")
+        return move
+
+    def _text_tables(self) -> tuple[list, dict]:
+        """Each action's text, and text -> action for every form parse_move reads."""
+        count = self.spiel.num_distinct_actions()
+        if self.state_free_texts:
+            self._tables = state_free_tables(self.spiel, count)
+        else:
+            self._tables = ([str(a) for a in range(count)], {})
+        return self._tables
+
+
+class PositionTexts:
+    """Mixed into a game class whose action strings depend on the position."""
+
+    __slots__ = ()
+
+    def move_text(self, state, move) -> str:
+        text = legal_texts(state)[0].get(move)
+        return self.format_move(move) if text is None else text  # not legal here: its number
+
+    def parse_move_in(self, state, text: str):
+        word = compact(text)
+        move = legal_texts(state)[1].get(word)
+        if move is not None:
+            return move
+        if word.isdigit() and word.isascii() and int(word) < self.spiel.num_distinct_actions():
+            return int(word)
+        legal = list(legal_texts(state)[1])
+        shown = ", ".join(legal[:4]) + (", ..." if len(legal) > 4 else "")
+        count = self.spiel.num_distinct_actions()
+        raise self.bad_move_text(text, f"a legal move's text ({shown}) or an action number 0-{count - 1}")
+
+
+    def history_text(self, state) -> list[str]:
+        """OpenSpiel's strings (no '@' numbers) for the moves that made ``state``, replayed
+        from the start or from the last line asked for where this one continues it: a game is
+        shown position after position, each then one move's work."""
+        history = state.state.history()
+        line, texts, last = getattr(self, "_line", None) or ([], [], None)
+        if last is None or len(line) > len(history) or history[: len(line)] != line:
+            line, texts, last = [], [], self.spiel.new_initial_state()
+        else:
+            texts, last = list(texts), last.clone()
+        for action in history[len(line):]:
+            texts.append(compact(last.action_to_string(last.current_player(), action)))
+            last.apply_action(action)
+        self._line = (history, texts, last)
+        return texts
+
+
+def _common(a: str, b: str) -> str:
+    """``a`` without the middle part where it differs from ``b``: the player's mark."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return a[:start] + (a[len(a) - end:] if end else "")
