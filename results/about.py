@@ -59,6 +59,8 @@ class About:
     """When the tournament was started: UTC, ISO 8601."""
     version: str | None = None
     """botarena version that started it."""
+    opening_file: str | None = None
+    """The openings file the openings came from, if one was used."""
 
     @classmethod
     def from_store(cls, tournament, finished: int) -> "About":
@@ -70,7 +72,7 @@ class About:
             scheduled=tournament.scheduled, format=config.get("format"),
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
-            version=tournament.version,
+            version=tournament.version, opening_file=(config.get("opening_book") or {}).get("file"),
         )
 
     @classmethod
@@ -113,8 +115,12 @@ class About:
             against = f" ({', '.join(self.challengers)} against the field)" if self.challengers else ""
             parts.append(self.format + against)
         if self.games_per_pairing is not None:
-            parts.append(f"{self.games_per_pairing} games per pairing")
-        if self.openings is not None:
+            # an SPRT's pair of bots plays until the test decides, at most this many games
+            most = "at most " if self.format == "sprt" else ""
+            parts.append(f"{most}{self.games_per_pairing} games per pairing")
+        if self.opening_file is not None:
+            parts.append(f"openings from {self.opening_file}")
+        elif self.openings is not None:
             parts.append(f"{self.openings}-ply random openings" if self.openings else "no random openings")
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
@@ -132,7 +138,7 @@ class About:
             "bots": [{"name": b.name, "spec": b.spec, "budget": b.budget} for b in self.bots],
             "format": self.format, "challengers": list(self.challengers),
             "games_per_pairing": self.games_per_pairing, "openings": self.openings, "seed": self.seed,
-            "started": self.started, "version": self.version, "finished": self.finished,
+            "opening_file": self.opening_file, "started": self.started, "version": self.version, "finished": self.finished,
             "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
         }
 

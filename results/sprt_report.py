@@ -130,6 +130,11 @@ def sprt_summary(games: "pd.DataFrame", config: dict) -> dict:
     return summary(walk(games, config), len(games), config["bots"][1]["name"])
 
 
+def _role(name: str, role: str) -> str:
+    """``name (role)``, or the name alone where it says the role already."""
+    return name if name == role else f"{name} ({role})"
+
+
 def summary_lines(s: dict) -> list[str]:
     """An SPRT summary (``sprt_summary``) for people."""
     inf = math.inf
@@ -143,7 +148,7 @@ def summary_lines(s: dict) -> list[str]:
         return f"{value:+.1f} +/- {(high - low) / 2:.1f} (95%: {low:+.1f} to {high:+.1f})"
 
     lines = [
-        f"SPRT {s['new']} (new) against {s['base']} (base): {s['result']}{better}",
+        f"SPRT {_role(s['new'], 'new')} against {_role(s['base'], 'base')}: {s['result']}{better}",
         f"LLR {s['llr']:.2f} ({100 * s['llr_share']:.1f}% of the {side} bound); bounds {s['lower']:.2f}, {s['upper']:.2f}",
         f"Elo bounds [{s['elo0']:g}, {s['elo1']:g}] in {s['model']} Elo; alpha {s['alpha']:g}, beta {s['beta']:g}",
         f"Games {s['games']:,} ({s['pairs']:,} pairs; at most {s['max_games']:,}): "

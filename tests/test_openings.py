@@ -27,6 +27,8 @@ def test_lines_are_played_in_order_twice_each_with_colours_swapped(tmp_path, cap
     for g in by_round:
         assert g.opening.nunique() == 1 and set(g["first"]) == {"greedy", "random"}
     assert (games["plies"] > games["opening"].str.split().str.len()).all()
+    out = "".join(capsys.readouterr().out.split())  # the heading wraps long paths
+    assert "".join(f"openings from {book(tmp_path)}".split()) in out
 
 
 def test_shuffled_by_the_seed(tmp_path):

@@ -231,3 +231,12 @@ def test_html_at_the_end_shows_the_verdict_the_command_printed(tmp_path, capsys)
     state = {"H1": "accepted", "H0": "rejected"}.get(s["verdict"], "inconclusive")
     assert f'<section id="sprt" class="verdict {state}">' in text
     assert f"LLR <strong>{s['llr']:.2f}</strong>" in text
+
+
+def test_the_report_heading_names_the_roles_and_the_most_games(tmp_path, capsys):
+    db = tmp_path / "s.db"
+    assert main(["sprt", "new=alphabeta:depth=2", "base=random", *C4, "--budget", "nodes=200", "--max-games", "4",
+                 "--db", str(db), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "sprt, at most 4 games per pairing" in out
+    assert "SPRT new against base: " in out  # names that say their role are not repeated
