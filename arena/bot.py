@@ -92,6 +92,11 @@ class Bot(Configurable):
         """Called after ``new_game`` when the game starts after opening moves (the game's move
         text), for bots that need the whole history (engines). The default ignores them."""
 
+    def reusable(self) -> bool:
+        """For ``external`` bots: True if this instance, its process healthy, may play the
+        process's next game of its spec (a fresh one is built otherwise)."""
+        return False
+
     def moved(self, text: str) -> None:
         """Called after every move of the game, either player's, with its move text, for bots
         with ``follows_moves`` (engines, which send the whole history): cheaper than working

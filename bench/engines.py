@@ -74,8 +74,9 @@ def simple_moves(engine: str, games: int) -> tuple[float, int]:
     start = time.perf_counter()
     for _ in range(games):
         board = chess.Board()
+        game = object()  # one ucinewgame per game, as the arena sends
         while not _finished(board):
-            result = sides[not board.turn].play(board, chess.engine.Limit(nodes=1), game=board.ply() == 0 or None)
+            result = sides[not board.turn].play(board, chess.engine.Limit(nodes=1), game=game)
             board.push(result.move)
             moves += 1
     seconds = time.perf_counter() - start
@@ -111,10 +112,9 @@ def simple_games(engine: str, openings: list[tuple[str, ...]]) -> tuple[float, i
         board = chess.Board()
         for text in opening:
             board.push_uci(text)
-        first = True
+        game = object()  # one ucinewgame per game, as the arena sends
         while not _finished(board):
-            result = sides[not board.turn].play(board, chess.engine.Limit(nodes=1000), game=opening if first else None)
-            first = False
+            result = sides[not board.turn].play(board, chess.engine.Limit(nodes=1000), game=game)
             board.push(result.move)
             moves += 1
     seconds = time.perf_counter() - start

@@ -213,7 +213,7 @@ FAULTS = [
     ("illegal", None, Termination.ILLEGAL_MOVE, "played an illegal move at ply 2: 'a1' in tictactoe; legal: "),
     ("unreadable", None, Termination.ILLEGAL_MOVE, "sent an unreadable move at ply 0: 'nonsense': cannot read 'nonsense'"),
     ("garbage", None, Termination.PROTOCOL, "broke the protocol at ply 0: unexpected line 'hello from the engine'"),
-    ("flood", None, Termination.OUTPUT, "wrote too much at ply 0:"),
+    ("flood", None, Termination.OUTPUT, "bytes on stdout and stderr in one game; the limit is 1,048,576"),  # at whichever ply the flood is seen
     ("memory", None, Termination.MEMORY, "ran out of memory at ply 0: over its limit of 256 MiB"),
     ("fork", Budget(depth=3), Termination.TIMEOUT, "timed out at ply 0: no bestmove within 1s (the watchdog)"),
 ]
@@ -412,3 +412,23 @@ def test_a_tournament_shows_an_unnamed_engine_by_its_script(tmp_path, capsys):
     games, _ = results.load(tmp_path / "t.db")
     assert set(games["first"]) | set(games["second"]) == {"random_engine.py", "random"}
     assert "random_engine.py" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_healthy_engine_plays_its_processs_next_games_and_is_closed_at_the_end(tmp_path, jobs, capsys):
+    starts = tmp_path / "starts.txt"
+    script = tmp_path / "counted_engine.py"  # notes each start of an engine process
+    script.write_text(
+        f"import os, runpy\nwith open({str(starts)!r}, 'a') as f:\n    f.write(f'{{os.getpid()}}\\n')\n"
+        f"runpy.run_path({str(RANDOM)!r}, run_name='__main__')\n"
+    )
+    argv = ["run", "--game", "tictactoe", "--bot", f"eng=engine:cmd={command(script)}", "--bot", "random",
+            "--bot", "greedy", "--budget", "nodes=50", "--games", "4", "--jobs", str(jobs), "--no-progress",
+            "--db", str(tmp_path / "t.db")]
+    assert main(argv) == 0, capsys.readouterr().err
+    games, _ = results.load(tmp_path / "t.db")
+    assert (games.termination == "normal").all() and (games["first"] == "eng").sum() + (games["second"] == "eng").sum() == 8
+    pids = starts.read_text().split()
+    # one engine per worker process (the set-up check starts one more), not one per game
+    assert 1 < len(pids) <= 1 + jobs, pids
+    assert all(_gone(int(pid)) for pid in pids), "an engine outlived the run"

@@ -299,6 +299,10 @@ class EngineBot(Bot):
             self._moves += self._game.line_text(self._state, line)
             self._state = state
 
+    def reusable(self) -> bool:
+        """True while its engine is running and healthy (a fault kills it): fit for another game."""
+        return self.engine is not None and self.engine.alive()
+
     def close(self) -> None:
         """Ask the engine to quit (it is killed if it does not within a second)."""
         if self.engine is not None:

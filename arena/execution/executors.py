@@ -16,7 +16,7 @@ from arena.errors import ArenaError
 from arena.execution.isolation import host_pool
 from arena.execution.pool import Failure, WorkerPool
 from arena.execution.task import GameTask
-from arena.execution.worker import play_prepared
+from arena.execution.worker import close_idle_engines, play_prepared
 
 #: Seconds to wait for a Dask scheduler to answer.
 DASK_CONNECT_TIMEOUT = 10
@@ -48,6 +48,7 @@ class LocalExecutor:
             self.pool.close(abort)
             self.pool = None
         host_pool().close()
+        close_idle_engines()
 
 
 class DaskExecutor:
@@ -103,6 +104,11 @@ class DaskExecutor:
     def close(self, abort: bool = False) -> None:
         client = getattr(self, "client", None)
         if client is not None:
+            if not abort:
+                try:  # the engines each worker kept for later games
+                    client.run(close_idle_engines)
+                except Exception:  # a worker that is gone has no engines left
+                    pass
             client.close()
         if self.cluster is not None:
             self.cluster.close()

@@ -48,7 +48,7 @@ def _worker(conn, plugins: tuple[str, ...], prepare, parent: int, playing) -> No
     games: if this process dies, the parent knows which game killed it.
     """
     from arena.execution.host import die_with_parent
-    from arena.execution.worker import ignore_interrupts, play_prepared
+    from arena.execution.worker import close_idle_engines, ignore_interrupts, play_prepared
 
     ignore_interrupts()
     die_with_parent(parent)
@@ -57,6 +57,7 @@ def _worker(conn, plugins: tuple[str, ...], prepare, parent: int, playing) -> No
         try:
             chunk = conn.recv()
         except EOFError:
+            close_idle_engines()
             return
         outcomes, reported = [], clock()
         for i, task in enumerate(chunk):

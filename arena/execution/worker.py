@@ -6,6 +6,7 @@ record becomes before it leaves the worker (``play_prepared``) is the caller's f
 
 from __future__ import annotations
 
+import atexit
 import signal
 from typing import Any, Callable
 
@@ -63,6 +64,23 @@ def _external(spec: str, plugins: tuple[str, ...]) -> bool:
         return False
 
 
+#: Bots of this process that run an engine of their own, idle between games, by spec, plugins
+#: and limits: a healthy engine plays this process's next game of that spec, since starting
+#: one (Stockfish loads its network) can take longer than a fast game.
+_IDLE_EXTERNAL: dict[tuple, list] = {}
+
+
+def close_idle_engines() -> None:
+    """Close the engines kept for later games (at the end of a run, and when a worker stops)."""
+    bots = [bot for idle in _IDLE_EXTERNAL.values() for bot in idle]
+    _IDLE_EXTERNAL.clear()
+    for bot in bots:
+        bot.close()
+
+
+atexit.register(close_idle_engines)
+
+
 class _LocalBuild:
     """A bot built in this process when its game starts, so a failing constructor loses that game only."""
 
@@ -73,7 +91,8 @@ class _LocalBuild:
 
     def new_game(self, game, player, seed):
         cls, params = bot_class(self.spec, self.plugins)
-        self.bot = cls(**params)
+        idle = _IDLE_EXTERNAL.get(self._key()) if cls.external else None
+        self.bot = idle.pop() if idle else cls(**params)
         if cls.external:
             self.bot.limits = self.limits  # it enforces them on its own process
         self.bot.new_game(game, player, seed)
@@ -87,10 +106,15 @@ class _LocalBuild:
     def choose(self, game, state, budget):
         return self.bot.choose(game, state, budget)
 
+    def _key(self) -> tuple:
+        return (self.spec, self.plugins, self.limits)
+
     def release(self):
-        close = getattr(self.bot, "close", None)
-        if close is not None:
-            close()
+        bot = self.bot
+        if bot is not None and bot.external and bot.reusable():
+            _IDLE_EXTERNAL.setdefault(self._key(), []).append(bot)  # its engine plays a later game
+        elif getattr(bot, "close", None) is not None:
+            bot.close()
         self.bot = None
         for forwarded in ("choose", "follows_moves", "moved"):
             self.__dict__.pop(forwarded, None)
