@@ -67,22 +67,7 @@ def arena_moves(registry, engine: str, games: int) -> tuple[float, int]:
 
 def simple_moves(engine: str, games: int) -> tuple[float, int]:
     """Seconds and moves of ``games`` self-play games at nodes=1 through SimpleEngine."""
-    sides = [chess.engine.SimpleEngine.popen_uci(engine) for _ in range(2)]
-    for side in sides:
-        side.configure({"Threads": 1, "Hash": 16})
-    moves = 0
-    start = time.perf_counter()
-    for _ in range(games):
-        board = chess.Board()
-        game = object()  # one ucinewgame per game, as the arena sends
-        while not _finished(board):
-            result = sides[not board.turn].play(board, chess.engine.Limit(nodes=1), game=game)
-            board.push(result.move)
-            moves += 1
-    seconds = time.perf_counter() - start
-    for side in sides:
-        side.quit()
-    return seconds, moves
+    return simple_loop(engine, [()] * games, nodes=1)
 
 
 def arena_games(engine: str, games: int, folder: Path, run: int) -> tuple[float, list[tuple[str, ...]], int]:
@@ -102,10 +87,16 @@ def arena_games(engine: str, games: int, folder: Path, run: int) -> tuple[float,
 
 
 def simple_games(engine: str, openings: list[tuple[str, ...]]) -> tuple[float, int]:
-    """Seconds for the same games through two SimpleEngines at nodes=1000."""
+    """Seconds and moves of the same games through two SimpleEngines at nodes=1000."""
+    return simple_loop(engine, openings, nodes=1000)
+
+
+def simple_loop(engine: str, openings: list[tuple[str, ...]], nodes: int) -> tuple[float, int]:
+    """Seconds and moves of Stockfish self-play from each opening, two SimpleEngines, ``nodes`` a move."""
     sides = [chess.engine.SimpleEngine.popen_uci(engine) for _ in range(2)]
     for side in sides:
         side.configure({"Threads": 1, "Hash": 16})
+    limit = chess.engine.Limit(nodes=nodes)
     moves = 0
     start = time.perf_counter()
     for opening in openings:
@@ -114,8 +105,7 @@ def simple_games(engine: str, openings: list[tuple[str, ...]]) -> tuple[float, i
             board.push_uci(text)
         game = object()  # one ucinewgame per game, as the arena sends
         while not _finished(board):
-            result = sides[not board.turn].play(board, chess.engine.Limit(nodes=1000), game=game)
-            board.push(result.move)
+            board.push(sides[not board.turn].play(board, limit, game=game).move)
             moves += 1
     seconds = time.perf_counter() - start
     for side in sides:
