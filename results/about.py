@@ -59,6 +59,8 @@ class About:
     """When the tournament was started: UTC, ISO 8601."""
     version: str | None = None
     """botarena version that started it."""
+    sandboxed: bool | None = None
+    """Every bot process ran under bubblewrap (see arena.execution.sandbox)."""
 
     @classmethod
     def from_store(cls, tournament, finished: int) -> "About":
@@ -70,7 +72,7 @@ class About:
             scheduled=tournament.scheduled, format=config.get("format"),
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
-            version=tournament.version,
+            version=tournament.version, sandboxed=bool(config.get("sandbox")),
         )
 
     @classmethod
@@ -118,6 +120,8 @@ class About:
             parts.append(f"{self.openings}-ply random openings" if self.openings else "no random openings")
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
+        if self.sandboxed:
+            parts.append("sandboxed (bubblewrap)")
         return ", ".join(parts) or "settings not recorded"
 
     def provenance(self) -> str:
@@ -132,7 +136,7 @@ class About:
             "bots": [{"name": b.name, "spec": b.spec, "budget": b.budget} for b in self.bots],
             "format": self.format, "challengers": list(self.challengers),
             "games_per_pairing": self.games_per_pairing, "openings": self.openings, "seed": self.seed,
-            "started": self.started, "version": self.version, "finished": self.finished,
+            "started": self.started, "version": self.version, "sandboxed": self.sandboxed, "finished": self.finished,
             "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
         }
 

@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,6 +48,8 @@ class Sandbox:
 
     readable: tuple[str, ...] = ()
     """Absolute paths of files and folders bound read-only at the same place."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Environment variables set inside, besides PATH, HOME, TMPDIR and LANG."""
 
 
 def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
@@ -56,7 +59,7 @@ def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
         bwrap_path(), "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
     ]
-    for name, value in (("PATH", "/usr/local/bin:/usr/bin:/bin"), ("HOME", SCRATCH), ("TMPDIR", SCRATCH), ("LANG", "C.UTF-8")):
+    for name, value in (("PATH", "/usr/local/bin:/usr/bin:/bin"), ("HOME", SCRATCH), ("TMPDIR", SCRATCH), ("LANG", "C.UTF-8"), *sandbox.env):
         out += ["--setenv", name, value]
     for path in SYSTEM:
         if os.path.islink(path):
@@ -119,15 +122,14 @@ def engine_argv(argv: list[str]) -> tuple[list[str], Sandbox]:
 
 
 class Scratch:
-    """A bot process's private writable folder: made empty, removed with ``close``."""
+    """A bot process's private writable folder: made empty, removed with ``close`` (or when dropped)."""
 
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="arena-scratch-")
+        self._remove = weakref.finalize(self, shutil.rmtree, self.path, ignore_errors=True)
 
     def close(self) -> None:
-        if self.path:
-            shutil.rmtree(self.path, ignore_errors=True)
-            self.path = ""
+        self._remove()
 
 
 def bwrap_path() -> str:
