@@ -61,6 +61,8 @@ class About:
     """botarena version that started it."""
     opening_file: str | None = None
     """The openings file the openings came from, if one was used."""
+    sandboxed: bool | None = None
+    """Every bot process ran under bubblewrap (see arena.execution.sandbox)."""
 
     @classmethod
     def from_store(cls, tournament, finished: int) -> "About":
@@ -73,6 +75,7 @@ class About:
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
             version=tournament.version, opening_file=(config.get("opening_book") or {}).get("file"),
+            sandboxed=bool(config.get("sandbox")),
         )
 
     @classmethod
@@ -124,6 +127,8 @@ class About:
             parts.append(f"{self.openings}-ply random openings" if self.openings else "no random openings")
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
+        if self.sandboxed:
+            parts.append("sandboxed (bubblewrap)")
         return ", ".join(parts) or "settings not recorded"
 
     def provenance(self) -> str:
@@ -138,7 +143,8 @@ class About:
             "bots": [{"name": b.name, "spec": b.spec, "budget": b.budget} for b in self.bots],
             "format": self.format, "challengers": list(self.challengers),
             "games_per_pairing": self.games_per_pairing, "openings": self.openings, "seed": self.seed,
-            "opening_file": self.opening_file, "started": self.started, "version": self.version, "finished": self.finished,
+            "opening_file": self.opening_file, "started": self.started, "version": self.version,
+            "sandboxed": self.sandboxed, "finished": self.finished,
             "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
         }
 

@@ -136,7 +136,11 @@ class EngineBot(Bot):
         limits = self.limits
         self._playing = game.name
         engine = EngineProcess(
-            self.argv(), memory_bytes=limits.memory_bytes, output_bytes=limits.output_bytes, write_timeout=limits.watchdog
+            self.argv(),
+            memory_bytes=limits.memory_bytes,
+            output_bytes=limits.output_bytes,
+            write_timeout=limits.watchdog,
+            sandbox=limits.sandbox,
         )
         try:
             deadline = time.perf_counter() + self.startup
@@ -189,7 +193,8 @@ class EngineBot(Bot):
         self._game = uncounted(game)
         spec = full_spec(game)
         engine = self.engine
-        if engine is None or not engine.alive() or spec != self._spec:
+        # a sandboxed engine lives for one game: nothing it leaves reaches the next
+        if engine is None or not engine.alive() or spec != self._spec or self.limits.sandbox:
             self.close()
             self._spec = spec
             self.engine = engine = self._start(game)

@@ -20,6 +20,7 @@ import time
 import weakref
 
 from arena.errors import BotFault
+from arena.execution import sandbox as sandboxing
 from arena.execution.isolation import output_file
 from arena.records import Termination
 
@@ -45,12 +46,28 @@ def find_program(program: str) -> str:
 
 
 class EngineProcess:
-    """One running engine: ``send`` lines, ``read_line`` against a deadline, ``quit`` or ``kill``."""
+    """One running engine: ``send`` lines, ``read_line`` against a deadline, ``quit`` or ``kill``.
+
+    With ``sandbox``, the engine runs under bubblewrap, seeing the folders its command line
+    names read-only and a scratch folder of its own (see arena.execution.sandbox).
+    """
 
     def __init__(
-        self, argv: list[str], *, memory_bytes: int | None = None, output_bytes: int = 1 << 20, write_timeout: float = 60.0
+        self,
+        argv: list[str],
+        *,
+        memory_bytes: int | None = None,
+        output_bytes: int = 1 << 20,
+        write_timeout: float = 60.0,
+        sandbox: bool = False,
     ):
         self.argv = list(argv)
+        self.scratch = None
+        launch = self.argv
+        if sandbox:
+            launch, box = sandboxing.engine_argv(self.argv)
+            self.scratch = sandboxing.Scratch()
+            launch = sandboxing.wrap(launch, box, self.scratch.path)
         self.write_timeout = write_timeout
         self.memory_bytes = memory_bytes
         self.output_bytes = output_bytes
@@ -61,7 +78,7 @@ class EngineProcess:
         self.proc = None
         try:
             self.proc = subprocess.Popen(
-                self.argv,
+                launch,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.log,
@@ -239,6 +256,8 @@ class EngineProcess:
         if self.log >= 0:
             os.close(self.log)
             self.log = -1
+        if self.scratch is not None:
+            self.scratch.close()
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

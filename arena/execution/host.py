@@ -36,13 +36,17 @@ class Unsendable:
 
 
 def die_with_parent(parent: int) -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (best effort elsewhere)."""
+    """Ask Linux to SIGKILL this process when its parent dies (best effort elsewhere).
+
+    ``parent`` 0: the host is in a sandbox's PID namespace, where the runner is not its
+    parent; the sandbox (``--die-with-parent``) ends it with the runner.
+    """
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
         pass
-    if os.getppid() != parent:  # the parent died before prctl took effect
+    if parent and os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
 
 

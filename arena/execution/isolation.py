@@ -19,8 +19,11 @@ from multiprocessing.connection import Connection
 from arena.budget import Counter
 from arena.errors import BotFault
 from arena.execution import host as host_module
+from arena.execution import sandbox
+from arena.execution.specs import registry_for
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
+from arena.params import parse_spec
 from arena.records import Termination
 
 #: Seconds a host may take to start (Python, imports, plugins), on a busy machine.
@@ -28,15 +31,26 @@ HOST_START_TIMEOUT = 60.0
 
 
 class HostProcess:
-    """One running host process and the socket to it."""
+    """One running host process and the socket to it; under ``limits.sandbox``, in a sandbox
+    that shows it only its plugin modules' files (see arena.execution.sandbox)."""
 
     def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits):
         self.spec = spec
+        self.sandboxed = limits.sandbox
+        self.scratch = sandbox.Scratch() if limits.sandbox else None
+        argv = [sys.executable, "-m", host_module.__name__]
+        path = sys.path
+        if self.scratch is not None:
+            own = tuple(f for name in plugins for f in sandbox.module_files(name))
+            root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(host_module.__file__))))
+            box = sandbox.Sandbox(own, (("PYTHONPATH", root),))  # where arena/ is, for python -m
+            argv = sandbox.wrap(argv, box, self.scratch.path)
+            path = [p or os.getcwd() for p in sys.path]  # "" would mean the sandbox's working folder
         ours, theirs = socket.socketpair()
         self.output = output_file()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", host_module.__name__, str(theirs.fileno()), str(os.getpid())],
+                [*argv, str(theirs.fileno()), "0" if self.scratch is not None else str(os.getpid())],
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=self.output,
@@ -48,7 +62,7 @@ class HostProcess:
         try:
             self.conn.send(
                 {
-                    "sys_path": sys.path,
+                    "sys_path": path,
                     "plugins": list(plugins),
                     "memory_bytes": limits.memory_bytes,
                     "output_bytes": limits.output_bytes,
@@ -96,6 +110,8 @@ class HostProcess:
         if self.output >= 0:
             os.close(self.output)
             self.output = -1
+        if self.scratch is not None:
+            self.scratch.close()
 
     def _death(self) -> str:
         try:
@@ -140,7 +156,7 @@ class HostPool:
         self.busy: set[HostProcess] = set()
 
     def acquire(self, spec: str, plugins: tuple[str, ...], limits: Limits) -> HostProcess:
-        key = (spec, plugins, limits.memory_limit, limits.output_limit)
+        key = (spec, plugins, limits.memory_limit, limits.output_limit, limits.sandbox)
         hosts = self.idle.setdefault(key, [])
         while hosts:
             host = hosts.pop()
@@ -154,8 +170,9 @@ class HostPool:
         return host
 
     def release(self, host: HostProcess) -> None:
+        """Keep a healthy host for the next game; a sandboxed one lives for one game only."""
         self.busy.discard(host)
-        if host.alive():
+        if host.alive() and not host.sandboxed:
             self.idle.setdefault(host.key, []).append(host)
         else:
             host.close()
@@ -197,7 +214,8 @@ class RemoteBot:
 
     def new_game(self, game: Game, player: int, seed: int) -> None:
         self.release()
-        self.host = self.pool.acquire(self.spec, self.plugins, self.limits)
+        plugins = own_plugins(self.spec, game.spec, self.plugins) if self.limits.sandbox else self.plugins
+        self.host = self.pool.acquire(self.spec, plugins, self.limits)
         self.host.new_game()
         self._budget = None
         request = ("start", self.spec, game.spec, player, seed)  # one round trip: build the bot, start the game
@@ -229,3 +247,12 @@ class RemoteBot:
         if self.host is not None:
             self.pool.release(self.host)
             self.host = None
+
+
+def own_plugins(spec: str, game_spec: str, plugins: tuple[str, ...]) -> tuple[str, ...]:
+    """The plugin modules among ``plugins`` that register the bot of ``spec`` or the game of
+    ``game_spec``: all a sandboxed host loads, so it sees no other plugin's files."""
+    registry = registry_for(plugins)
+    entries = (registry.bots.get(parse_spec(spec)[0]), registry.games.get(parse_spec(game_spec)[0]))
+    names = {entry.plugin for entry in entries if entry is not None}
+    return tuple(name for name in plugins if name in names)

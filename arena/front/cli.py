@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-isolation", dest="isolate", action="store_false",
         help="run the bots in this process, with no watchdog (trusted bots only)",
     )
+    _sandbox_flag(p, False)
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
 
     p = sub.add_parser(
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run bots inside the worker processes: faster, but a hung or crashing bot is not contained "
         f"(default: {'isolated' if d['isolate'] else 'not isolated'})",
     )
+    _sandbox_flag(p)
     derived = "GAME-BUDGET-HASH of the settings that are not grown"
     p.add_argument("--name", help=f"tournament name in the database (default: {d['name'] or derived})")
     p.add_argument("--db", help=f"results database, SQLite (default {d['database']})")
@@ -183,6 +185,7 @@ def _sprt_parser(sub) -> None:
     _opening_flags(p, s)
     _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
     p.add_argument("--no-isolation", dest="isolate", action="store_false", default=None, help="run bots inside the worker processes")
+    _sandbox_flag(p)
     p.add_argument("--name", help="tournament name in the database (default: GAME-BUDGET-HASH of the settings)")
     p.add_argument("--db", help=f"results database, SQLite (default {s['database']})")
     p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
@@ -207,6 +210,14 @@ def _limit_flags(p: argparse.ArgumentParser, keys) -> None:
         default = DEFAULT_SETTINGS[key]
         shown = "none" if default is None else f"{default:g}"
         p.add_argument("--" + key.replace("_", "-"), type=kind, metavar=metavar, help=text.format(shown))
+
+
+def _sandbox_flag(p: argparse.ArgumentParser, default=None) -> None:
+    p.add_argument(
+        "--sandbox", action="store_true", default=default,
+        help="run every bot process under bubblewrap: no network, no files but its own and a scratch folder "
+        f"(default: {'sandboxed' if DEFAULT_SETTINGS['sandbox'] else 'not sandboxed'})",
+    )
 
 
 def _setting_text(value) -> str:
@@ -272,6 +283,7 @@ def cmd_run(registry: Registry, args) -> int:
         "memory_limit": args.memory_limit,
         "output_limit": args.output_limit,
         "isolate": args.isolate,
+        "sandbox": args.sandbox,
         "name": args.name,
         "database": args.db,
         "jobs": args.jobs,

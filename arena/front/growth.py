@@ -42,6 +42,7 @@ FLAGS = {
     "watchdog": "--watchdog",
     "memory_limit": "--memory-limit",
     "output_limit": "--output-limit",
+    "sandbox": "--sandbox",
     "opening_book": "--openings",
     "sprt": "--elo0/--elo1/--alpha/--beta/--model",
 }

@@ -12,7 +12,7 @@ import sys
 from arena.budget import Budget
 from arena.execution.isolation import RemoteBot, host_pool
 from arena.front.settings import UsageError, parse_entrant, settings
-from arena.front.tournament import short_names
+from arena.front.tournament import check_sandbox, short_names
 from arena.game import Game
 from arena.limits import Limits
 from arena.plugins import Registry
@@ -29,10 +29,14 @@ def cmd_play(registry: Registry, args) -> int:
         raise UsageError(f"play needs exactly two --bot options, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
     values = settings(None, {"budget": args.budget, "watchdog": args.watchdog, "time_margin": args.time_margin})
     default = Budget.parse(values["budget"])
-    limits = Limits(time_margin=float(values["time_margin"]), watchdog=float(values["watchdog"]))
+    limits = Limits(time_margin=float(values["time_margin"]), watchdog=float(values["watchdog"]), sandbox=args.sandbox)
+    if args.sandbox:
+        check_sandbox(args.isolate)
     entrants = short_names([parse_entrant(text) for text in args.bot], registry)
     bots = [registry.bot(e.spec) for e in entrants]
     for bot in bots:
+        if bot.external:
+            bot.limits = limits  # engines run in processes of their own, under these limits (and started to check them)
         bot.check_game(game)
     budgets = tuple(e.budget if e.budget is not None else default for e in entrants)
     names = tuple(e.name for e in entrants)  # in play output always beside the game's player name
@@ -65,9 +69,6 @@ def cmd_play(registry: Registry, args) -> int:
     # search bots play in supervised processes, as in tournaments; a person plays here
     plugins = tuple(args.plugin)  # the bot processes load them too
     players = [RemoteBot(b.spec, plugins, limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
-    for bot in bots:
-        if bot.external:
-            bot.limits = limits  # engines run in processes of their own, under these limits
     try:
         record = play_game(
             game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin

@@ -68,7 +68,7 @@ def cmd_sprt(registry: Registry, args) -> int:
         "alpha": args.alpha, "beta": args.beta, "model": args.model, "max_games": args.max_games,
         "openings": args.openings, "shuffle": args.shuffle or None, "seed": args.seed,
         "time_margin": args.time_margin, "watchdog": args.watchdog, "memory_limit": args.memory_limit,
-        "output_limit": args.output_limit, "isolate": args.isolate, "name": args.name, "database": args.db,
+        "output_limit": args.output_limit, "isolate": args.isolate, "sandbox": args.sandbox, "name": args.name, "database": args.db,
         "jobs": args.jobs,
     }
     values = settings(config_file, overrides, SPRT_SETTINGS)

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
+from arena.execution import sandbox
 from arena.execution.task import GameTask
 from arena.front.openings import Opening, OpeningBook
 from arena.game import Game
@@ -66,6 +67,8 @@ class TournamentConfig:
     """Memory limit of each isolated bot, in MiB (None: no limit)."""
     output_limit: int = DEFAULT_LIMITS.output_limit
     """Most an isolated bot may write to stdout and stderr in a game, in KiB."""
+    sandbox: bool = False
+    """Run every bot process under bubblewrap (see arena.execution.sandbox); needs ``isolate``."""
     name: str | None = None
     """Tournament name in the results database; None: one derived from the settings (see arena.front.growth)."""
     opening_book: OpeningBook | None = None
@@ -86,6 +89,8 @@ class TournamentConfig:
         out["challengers"] = list(self.challengers)
         out["schedule"] = SCHEDULE
         # absent unless used, so tournaments stored before they existed keep their identity
+        if not self.sandbox:
+            del out["sandbox"]
         for key, value in (("opening_book", self.opening_book), ("sprt", self.sprt)):
             if value is None:
                 del out[key]
@@ -98,7 +103,7 @@ class TournamentConfig:
 
     @property
     def limits(self) -> Limits:
-        return Limits(self.time_margin, self.watchdog, self.memory_limit, self.output_limit)
+        return Limits(self.time_margin, self.watchdog, self.memory_limit, self.output_limit, self.sandbox)
 
 
 @dataclass
@@ -113,6 +118,8 @@ class Schedule:
 def validate(config: TournamentConfig, registry: Registry) -> Game:
     """Check a config against the registry; return the game. Raises ParameterError or UnknownNameError."""
     game = registry.game(config.game)
+    if config.sandbox:
+        check_sandbox(config.isolate)
     if len(config.bots) < 2:
         raise ParameterError(f"a tournament needs at least two bots, got {len(config.bots)}")
     seen: dict[str, str] = {}
@@ -134,6 +141,8 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
             raise
         except Exception:
             continue  # a constructor that fails loses its games, each recorded as a crash
+        if cls.external:
+            bot.limits = config.limits  # an engine is started to check it: sandboxed too
         bot.check_game(game)
     if config.games_per_pairing < 2 or config.games_per_pairing % 2:
         raise ParameterError(
@@ -164,6 +173,15 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
         config.opening_book.check(registry, config.game)
     config.limits  # checks every limit
     return game
+
+
+def check_sandbox(isolate: bool) -> None:
+    """Refuse, in one line, a sandbox without isolation or where bubblewrap cannot start."""
+    if not isolate:
+        raise ParameterError(
+            "--sandbox needs isolation: bots must run in processes of their own to be sandboxed; drop --no-isolation"
+        )
+    sandbox.check()
 
 
 def make_schedule(

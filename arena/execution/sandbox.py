@@ -1,0 +1,179 @@
+"""Bot processes under bubblewrap (``bwrap``): no network, nothing of the machine but the system.
+
+A sandboxed process starts from an empty root and sees only what is bound into it:
+
+- the system, read-only: /usr, /etc and the /bin, /sbin and /lib folders (or their links);
+- Python, read-only: the interpreter's prefixes and site-packages, and the arena's own
+  packages (``arena``, ``games``, ``bots``), each bound alone, not the folder above them;
+- the bot's own files, read-only (``Sandbox.readable``): its plugin module, or its engine's folder;
+- a scratch folder of its own, writable, at /scratch (also /tmp and /dev/shm), its HOME,
+  TMPDIR and working folder: a fresh one for each process, removed when it ends;
+- a /proc of its own PID namespace and a minimal /dev.
+
+So it sees no home folder, no working folder, no results database and no other bot's files,
+wherever they are: what is visible is a list, not what is left after hiding. It runs in new
+user, network, PID, IPC and UTS namespaces with every capability dropped, as ``nobody``, in
+a session of its own, with an empty environment but PATH, HOME, TMPDIR and LANG, and dies
+with its parent (``--die-with-parent``). Sandboxed bots get a fresh process for every game
+(see ``arena.execution.isolation``), so nothing they leave (files, processes, memory)
+reaches their next game.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+
+from arena.errors import ArenaError
+
+#: Where the scratch folder is inside the sandbox.
+SCRATCH = "/scratch"
+#: System folders bound read-only (a symbolic link, as /bin -> usr/bin, is recreated as one).
+SYSTEM = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: The arena's own packages, bound for every Python bot (the built-in plugins among them).
+PACKAGES = ("arena", "games", "bots")
+#: Inside the sandbox the process runs as nobody.
+NOBODY = 65534
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """What a sandboxed bot process may read beyond the system and Python: its own files."""
+
+    readable: tuple[str, ...] = ()
+    """Absolute paths of files and folders bound read-only at the same place."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Environment variables set inside, besides PATH, HOME, TMPDIR and LANG."""
+
+
+def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
+    """The bwrap command line that runs ``argv`` in ``sandbox``, with ``scratch`` (a folder
+    outside) as its writable /scratch."""
+    out = [
+        bwrap_path(), "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
+        "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
+    ]
+    for name, value in (("PATH", "/usr/local/bin:/usr/bin:/bin"), ("HOME", SCRATCH), ("TMPDIR", SCRATCH), ("LANG", "C.UTF-8"), *sandbox.env):
+        out += ["--setenv", name, value]
+    for path in SYSTEM:
+        if os.path.islink(path):
+            out += ["--symlink", os.readlink(path), path]
+        elif os.path.exists(path):
+            out += ["--ro-bind", path, path]
+    for path in _unique(python_paths() + sandbox.readable):
+        out += ["--ro-bind", path, path]
+    out += ["--proc", "/proc", "--dev", "/dev"]
+    for place in (SCRATCH, "/tmp", "/dev/shm"):
+        out += ["--bind", scratch, place]
+    return out + ["--remount-ro", "/", "--chdir", SCRATCH, "--", *argv]
+
+
+@lru_cache(maxsize=1)
+def python_paths() -> tuple[str, ...]:
+    """What a Python bot needs to run the arena: the interpreter, its libraries, the arena's packages."""
+    found = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    found += [p for p in sys.path if os.path.basename(p) in ("site-packages", "dist-packages")]
+    found.append(os.path.realpath(sys.executable))
+    for name in PACKAGES:
+        module = sys.modules.get(name)
+        if module is None:
+            try:
+                module = __import__(name)
+            except ImportError:
+                continue
+        found += list(getattr(module, "__path__", ()))
+    found = [p for p in _unique(os.path.abspath(p) for p in found) if os.path.exists(p) and not _system(p)]
+    return tuple(p for p in found if not any(p.startswith(q + os.sep) for q in found))  # not inside another
+
+
+def module_files(name: str) -> tuple[str, ...]:
+    """The files of an imported module to bind: a package's folder, or a module's file, and
+    the ``__init__.py`` of each package above it."""
+    out = []
+    parts = name.split(".")
+    for i in range(1, len(parts) + 1):
+        module = sys.modules.get(".".join(parts[:i]))
+        path = getattr(module, "__file__", None)
+        if not path:
+            continue  # a namespace package: nothing to bind
+        if i == len(parts) and os.path.basename(path) == "__init__.py":
+            path = os.path.dirname(path)
+        out.append(os.path.abspath(path))
+    return tuple(out)
+
+
+def engine_argv(argv: list[str]) -> tuple[list[str], Sandbox]:
+    """An engine's command line with every path in it made absolute (it runs in /scratch),
+    and a sandbox that shows it the folders of those paths (its own files)."""
+    out, readable = [], []
+    for i, word in enumerate(argv):
+        if (i == 0 or not word.startswith("-")) and os.path.exists(word) and (i == 0 or os.sep in word):
+            word = os.path.abspath(word)
+            if not _system(word):
+                readable.append(word if os.path.isdir(word) else os.path.dirname(word))
+        out.append(word)
+    return out, Sandbox(tuple(_unique(readable)))
+
+
+class Scratch:
+    """A bot process's private writable folder: made empty, removed with ``close`` (or when dropped)."""
+
+    def __init__(self):
+        self.path = tempfile.mkdtemp(prefix="arena-scratch-")
+        self._remove = weakref.finalize(self, shutil.rmtree, self.path, ignore_errors=True)
+
+    def close(self) -> None:
+        self._remove()
+
+
+def bwrap_path() -> str:
+    return shutil.which("bwrap") or "bwrap"
+
+
+_CHECKED: list[str] = []  # the reason bwrap cannot run, once found ("" when it can)
+
+
+def check() -> None:
+    """Raise ArenaError (one line: why, and how to fix it) unless bwrap can start a sandbox here.
+
+    Probed once per process by running ``true`` in a sandbox like the bots'.
+    """
+    if not _CHECKED:
+        _CHECKED.append(_probe())
+    if _CHECKED[0]:
+        raise ArenaError(f"--sandbox cannot run: {_CHECKED[0]}; bots are never run unsandboxed instead")
+
+
+def _probe() -> str:
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed; install it (Debian, Ubuntu: apt-get install bubblewrap)"
+    scratch = Scratch()
+    try:
+        done = subprocess.run(wrap(["true"], Sandbox(), scratch.path), capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bubblewrap cannot start: {exc}"
+    finally:
+        scratch.close()
+    if done.returncode == 0:
+        return ""
+    said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+    return (
+        f"bubblewrap cannot start a sandbox here ({said}); enable unprivileged user namespaces "
+        "(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0; in a container, allow them)"
+    )
+
+
+def _system(path: str) -> bool:
+    """True for a path inside a system folder, which every sandbox shows anyway."""
+    real = os.path.realpath(path)
+    return any(real == s or real.startswith(s + os.sep) for s in SYSTEM if not os.path.islink(s))
+
+
+def _unique(items) -> list[str]:
+    return list(dict.fromkeys(items))

@@ -1,0 +1,238 @@
+"""The sandbox (arena.execution.sandbox): what a bot process under bubblewrap can see and do.
+
+Tests that run bwrap skip, naming the reason, where it is missing or cannot start.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import results
+from arena.errors import ArenaError
+from arena.execution import sandbox
+from arena.front.cli import main
+from arena.front.reports import report_text
+from results.store import Store
+
+
+def _why_not() -> str:
+    try:
+        sandbox.check()
+    except ArenaError as exc:
+        return str(exc)
+    return ""
+
+
+WHY_NOT = _why_not()
+needs_bwrap = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT or "bwrap works")
+
+
+def run_inside(code: str, readable=(), tmp=None) -> subprocess.CompletedProcess:
+    scratch = sandbox.Scratch()
+    try:
+        argv = sandbox.wrap([sys.executable, "-c", code], sandbox.Sandbox(tuple(readable)), scratch.path)
+        return subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    finally:
+        scratch.close()
+
+
+def test_the_command_line_binds_only_what_is_listed_and_ends_with_the_command():
+    argv = sandbox.wrap(["prog", "--x"], sandbox.Sandbox(("/opt/bot",)), "/tmp/s")
+    assert argv[-3:] == ["--", "prog", "--x"]
+    for flag in ("--unshare-all", "--unshare-user", "--die-with-parent", "--clearenv", "--new-session"):
+        assert flag in argv
+    assert argv[argv.index("--cap-drop") + 1] == "ALL"
+    binds = [argv[i + 1] for i, word in enumerate(argv) if word in ("--ro-bind", "--bind")]
+    assert "/" not in binds and "/opt/bot" in binds and "/home" not in binds and os.getcwd() not in binds
+    assert argv[argv.index("--chdir") + 1] == sandbox.SCRATCH
+
+
+def test_an_engine_command_has_its_paths_made_absolute_and_its_folder_readable(tmp_path, monkeypatch):
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "engine.py").write_text("")
+    monkeypatch.chdir(tmp_path)
+    argv, box = sandbox.engine_argv(["/usr/bin/env", "bot/engine.py", "--level", "3"])
+    assert argv == ["/usr/bin/env", str(tmp_path / "bot" / "engine.py"), "--level", "3"]
+    assert box.readable == (str(tmp_path / "bot"),)
+
+
+def test_a_missing_bwrap_is_one_line_saying_how_to_install_it(monkeypatch):
+    monkeypatch.setattr(sandbox, "_CHECKED", [])
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name, *a, **k: None)
+    with pytest.raises(ArenaError, match="not installed; install it .*apt-get install bubblewrap") as info:
+        sandbox.check()
+    assert "\n" not in str(info.value)
+
+
+def test_a_bwrap_that_cannot_start_says_to_enable_user_namespaces(monkeypatch, tmp_path):
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(sandbox, "_CHECKED", [])
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    with pytest.raises(ArenaError, match="No permissions to creating new namespace.*unprivileged_userns_clone=1"):
+        sandbox.check()
+
+
+@needs_bwrap
+def test_inside_there_is_no_network_no_home_no_working_folder_and_only_scratch_is_writable(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text("x")
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    code = f"""
+import json, os, socket
+seen = {{"secret": os.path.exists({str(secret)!r}), "readme": os.path.exists({os.getcwd()!r} + "/README.md"),
+        "root": os.listdir("/root") if os.path.isdir("/root") else [], "uid": os.getuid(), "cwd": os.getcwd(),
+        "env": sorted(os.environ)}}
+try:
+    open("/etc/arena-written", "w")
+    seen["etc"] = "written"
+except OSError:
+    seen["etc"] = "refused"
+open("/scratch/mine", "w").write("ok")
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=2)
+    seen["net"] = "connected"
+except OSError:
+    seen["net"] = "refused"
+print(json.dumps(seen))
+"""
+    try:
+        done = run_inside(code)
+        server.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            server.accept()
+    finally:
+        server.close()
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen == {
+        "secret": False, "readme": False, "root": [".pyenv"] if seen["root"] else [], "uid": sandbox.NOBODY,
+        "cwd": sandbox.SCRATCH, "env": ["HOME", "LANG", "PATH", "PWD", "TMPDIR"], "etc": "refused", "net": "refused",
+    }
+
+
+# hostile bots (tests/plugins/hostile.py) in a gauntlet against random: the same tournament
+# with and without --sandbox, so the test proves the sandbox, not the probes
+
+OTHER_BOT = Path(__file__).parent / "plugins" / "misbehaving.py"  # another plugin's source, beside hostile.py
+
+
+class Hostile:
+    """The files, server and signal the hostile bots reach for."""
+
+    def __init__(self, tmp_path: Path):
+        self.tmp = tmp_path
+        self.db = tmp_path / "results.db"
+        self.outside = tmp_path / "outside.txt"
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.5)
+        self.signals = []
+        self.previous = signal.signal(signal.SIGUSR1, lambda *_: self.signals.append(1))
+
+    def close(self):
+        self.server.close()
+        signal.signal(signal.SIGUSR1, self.previous)
+
+    def bots(self) -> dict[str, str]:
+        return {
+            "net": f"hostile-net:port={self.server.getsockname()[1]}",
+            "write": f"hostile-write:path={self.outside}",
+            "db": f"hostile-read:path={self.db}",
+            "peek": f"hostile-read:path={OTHER_BOT}",
+            "signal": f"hostile-signal:pid={os.getpid()}",
+            "litter": "hostile-litter",
+        }
+
+    def run(self, *flags: str) -> dict[str, list[tuple[str, str]]]:
+        """Run the gauntlet; per hostile bot, the (termination, message) of its games in order."""
+        bots = self.bots()
+        argv = ["run", "--game", "tictactoe", "--games", "2", "--openings", "0", "--format", "gauntlet",
+                "--bot", "random", "--jobs", "1", "--no-progress", "--db", str(self.db), "--plugin", "tests.plugins.hostile"]
+        for name, spec in bots.items():
+            argv += ["--bot", f"{name}={spec}", "--challenger", name]
+        assert main(argv + list(flags)) == 0
+        games = results.load(str(self.db)).games
+        out = {name: [] for name in bots}
+        for row in games.itertuples():
+            name = row.first if row.first != "random" else row.second
+            out[name].append((row.termination, row.message))
+        return out
+
+    def connections(self) -> int:
+        count = 0
+        while True:
+            try:
+                self.server.accept()[0].close()
+                count += 1
+            except (socket.timeout, BlockingIOError):
+                return count
+
+
+@pytest.fixture
+def hostile(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # where an unsandboxed bot process leaves its litter
+    out = Hostile(tmp_path)
+    yield out
+    out.close()
+
+
+def test_without_the_sandbox_every_probe_succeeds(hostile):
+    games = hostile.run()
+    assert hostile.connections() == 2 and hostile.outside.exists() and len(hostile.signals) == 2
+    for name in ("net", "write", "db", "peek", "signal"):
+        assert [t for t, _ in games[name]] == ["crash", "crash"], games[name]
+        assert all("probe hostile-" in m and "succeeded" in m for _, m in games[name])
+    # the litter of the first game is found in the second
+    assert [t for t, _ in games["litter"]] == ["normal", "crash"]
+    assert "found" in games["litter"][1][1] and "from an earlier game" in games["litter"][1][1]
+
+
+@needs_bwrap
+def test_in_the_sandbox_every_probe_fails_and_every_game_is_normal(hostile):
+    games = hostile.run("--sandbox")
+    assert hostile.connections() == 0, "a sandboxed bot reached the test's server"
+    assert not hostile.outside.exists(), "a sandboxed bot wrote outside its scratch folder"
+    assert hostile.signals == [], "a sandboxed bot signalled the runner"
+    assert not (hostile.tmp / "arena-litter").exists()
+    for name, played in games.items():
+        assert [t for t, _ in played] == ["normal", "normal"], (name, played)
+    config = json.loads(results_config(hostile.db))
+    assert config["sandbox"] is True
+    assert "sandboxed (bubblewrap)" in report_text(str(hostile.db), None)
+
+
+def results_config(db: Path) -> str:
+    with Store(db, create=False) as store:
+        return json.dumps(store.tournament(None).config)
+
+
+@needs_bwrap
+def test_an_engine_plays_sandboxed_and_a_sandboxed_run_with_no_isolation_is_refused(tmp_path, capsys):
+    engine = f"engine:cmd={sys.executable} {Path(__file__).parent / 'engines' / 'random_engine.py'}"
+    argv = ["run", "--game", "tictactoe", "--bot", engine, "--bot", "random", "--games", "2", "--jobs", "1",
+            "--no-progress", "--db", str(tmp_path / "r.db"), "--sandbox"]
+    assert main(argv) == 0
+    games = results.load(str(tmp_path / "r.db")).games
+    assert list(games.termination) == ["normal", "normal"] and games.plies.min() >= 5
+    capsys.readouterr()
+    assert main(argv + ["--no-isolation"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--sandbox needs isolation" in err
+
+
+def test_without_bubblewrap_a_sandboxed_run_refuses_to_start_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sandbox, "_CHECKED", ["bubblewrap (bwrap) is not installed; install it"])
+    argv = ["run", "--game", "nim", "--bot", "random", "--bot", "greedy", "--games", "2", "--no-progress",
+            "--db", str(tmp_path / "r.db"), "--sandbox"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not installed" in err and "never run unsandboxed" in err
+    assert not (tmp_path / "r.db").exists()
