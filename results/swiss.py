@@ -25,8 +25,11 @@ GAMES_PER_ROUND = 2
 BYE_POINTS = 1.0
 """Points of a bye: half the round's two, as for a drawn pair."""
 WINDOW = 12
-"""Neighbours in the standings each bot may be paired with, at first (doubled until everyone is paired):
-keeps the matching's graph sparse, so pairing time grows about linearly with the field."""
+"""Neighbours in the standings each bot may be paired with, at first (doubled until everyone is paired)."""
+BLOCK = 32
+"""Bots matched together: the standings are cut into blocks of this many (the last up to half as many
+more, all even), each matched on its own. The blossom algorithm takes cubic time; blocks keep a round's pairing
+time linear in the field, at the cost of never pairing across a block's edge."""
 _BASE, _REMATCH, _STEP, _TIE = 10**15, 10**10, 1000, 1000
 
 
@@ -68,13 +71,18 @@ class Swiss:
             order.remove(bye)
         rank = {b: k for k, b in enumerate(order)}
         rng = random.Random(json.dumps(["swiss-tie", self.seed, round]))
-        window = WINDOW
-        while True:
-            matching = self._match(order, window, rng)
-            if 2 * len(matching) == len(order) or window >= len(order):
-                break
-            window *= 2
-        pairs = [tuple(sorted(p, key=rank.__getitem__)) for p in matching]
+        pairs = []
+        starts = list(range(0, len(order), BLOCK)) or [0]
+        if len(starts) > 1 and len(order) - starts[-1] < BLOCK // 2:
+            starts.pop()  # a short last block joins the one before
+        for start, end in zip(starts, [*starts[1:], len(order)]):
+            block, window = order[start:end], WINDOW
+            while True:
+                matching = self._match(block, window, rng)
+                if 2 * len(matching) == len(block) or window >= len(block):
+                    break
+                window *= 2
+            pairs += [tuple(sorted(p, key=rank.__getitem__)) for p in matching]
         return sorted(pairs, key=lambda p: rank[p[0]]), bye
 
     def _match(self, order: list[str], window: int, rng: random.Random) -> set:

@@ -121,6 +121,7 @@ class Schedule:
     """Each round's opening."""
     planned: int = 0
     """Most games a format paired round by round may play (its games are made as it goes)."""
+    _by_name: dict = field(default_factory=dict, repr=False)
 
     @property
     def size(self) -> int:
@@ -129,7 +130,9 @@ class Schedule:
     def task(self, index: int, pairing: int, round: int, first: str, second: str) -> GameTask:
         """The game of round ``round`` in which ``first`` moves first against ``second``."""
         config = self.config
-        a, b = (next(e for e in config.bots if e.name == n) for n in (first, second))
+        if len(self._by_name) != len(config.bots):
+            self._by_name.update((e.name, e) for e in config.bots)
+        a, b = self._by_name[first], self._by_name[second]
         opening = self.openings[round]
         spec, moves = (opening.game_spec(config.game), opening.moves) if isinstance(opening, Opening) else (config.game, opening)
         return GameTask(
