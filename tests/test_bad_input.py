@@ -98,8 +98,11 @@ CASES = [
     Case("toml-no-bots", ["run", "none.toml", "--game", "tictactoe", "--db", "r.db"],
          ["bots must be a list of bot specs (or tables with spec, name, budget), got []"],
          lambda: from_settings("none.toml"), ConfigError, write("none.toml", "bots = []\n")),
-    Case("toml-unknown-format", ["run", "swiss.toml", *argv()[1:]],
-         ["unknown format 'swiss'; formats: round-robin, gauntlet"],
+    Case("toml-unknown-format", ["run", "knockout.toml", *argv()[1:]],
+         ["unknown format 'knockout'; formats: round-robin, gauntlet, sprt, swiss, race"],
+         lambda: schedule(format="knockout"), ParameterError, write("knockout.toml", 'format = "knockout"\n')),
+    Case("swiss-without-rounds", ["run", "swiss.toml", *argv()[1:]],
+         ["rounds are for the swiss format, which needs them: --format swiss --rounds R"],
          lambda: schedule(format="swiss"), ParameterError, write("swiss.toml", 'format = "swiss"\n')),
     # Games, bots and their parameters
     Case("unknown-game", argv("--game", "go"),

@@ -114,7 +114,7 @@ def test_gauntlet_pairs_challengers_with_the_field_only():
         ({"bots": FIELD[:1]}, "a tournament needs at least two bots, got 1"),
         ({"bots": (Entrant("a", "random"), Entrant("a", "greedy"))}, "bot name 'a' is used twice"),
         ({"bots": FIELD[:1] + (Entrant("me", "human"),)}, "is played by a person"),
-        ({"format": "swiss"}, "unknown format 'swiss'; formats: round-robin, gauntlet"),
+        ({"format": "knockout"}, "unknown format 'knockout'; formats: round-robin, gauntlet"),
         ({"format": "gauntlet", "challengers": ("nobody",)}, "a gauntlet needs challengers among the bots"),
         ({"challengers": ("random",)}, "challengers are only for the gauntlet format"),
         ({"opening_plies": -1}, "opening plies must be 0 or more"),

@@ -78,7 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", help=f"default per-move budget: nodes=N, time=SECONDS, depth=D (default {_setting_text(d['budget'])})")
     p.add_argument("--games", type=int, help=f"games per pairing, even: colours are swapped (default {d['games']})")
     _opening_flags(p, d)
-    p.add_argument("--format", choices=("round-robin", "gauntlet"), help=f"tournament format (default {d['format']})")
+    p.add_argument(
+        "--format", choices=("round-robin", "gauntlet", "swiss", "race"), help=f"tournament format (default {d['format']})"
+    )
+    p.add_argument("--rounds", type=int, metavar="R", help="rounds of a swiss (each pairing: one opening, both colours)")
+    p.add_argument("--confidence", type=float, help="a race drops a bot worse than the leader at this confidence (default 0.95)")
+    p.add_argument("--max-games", type=int, metavar="N", help="a race's games budget (default 1000)")
     p.add_argument(
         "--challenger", action="append", metavar="NAME",
         help=f"gauntlet challenger (repeat; default {', '.join(d['challengers']) or 'none'})",
@@ -278,6 +283,7 @@ def cmd_run(registry: Registry, args) -> int:
         "seed": args.seed,
         "format": args.format,
         "challengers": args.challenger,
+        "rounds": args.rounds, "confidence": args.confidence, "max_games": args.max_games,
         "time_margin": args.time_margin,
         "watchdog": args.watchdog,
         "memory_limit": args.memory_limit,

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from arena.front.tournament import Stage, TournamentConfig
+from arena.front.tournament import ROUND_FORMATS, Stage, TournamentConfig
 from results.store import ConfigMismatch, Tournament
 
 #: The flag of each stored setting, for messages.
@@ -45,6 +45,8 @@ FLAGS = {
     "sandbox": "--sandbox",
     "opening_book": "--openings",
     "sprt": "--elo0/--elo1/--alpha/--beta/--model",
+    "rounds": "--rounds",
+    "race": "--confidence/--max-games",
 }
 #: Settings a tournament can grow in; the derived name leaves them out.
 GROWING = ("games_per_pairing", "bots", "challengers")
@@ -124,6 +126,9 @@ def compare(stored: dict, config: TournamentConfig) -> Verdict:
     games, old_games = new["games_per_pairing"], stored.get("games_per_pairing")
     if old_games is not None and games != old_games:
         (out.fewer if games < old_games else out.more).append("--games")
+    if stored.get("format") in ROUND_FORMATS:  # paired as results came in: other bots, other pairings
+        out.changed += [f for f in out.more if f not in out.changed]
+        out.more = []
     return out
 
 

@@ -44,7 +44,15 @@ def report_tables(tables, config: dict, fmt: str, pairs: bool = False) -> dict:
     from results.report import report, terminations
     from results.sprt_report import pair_table, sprt_summary
 
-    if config.get("format") != "sprt":
+    if config.get("format") == "swiss":
+        from results.swiss import swiss_standings
+
+        out = {"swiss": swiss_standings(tables.games, config), **report(tables.games, tables.moves)}
+    elif config.get("format") == "race":
+        from results.race import race_table
+
+        out = {"race": race_table(tables.games, config), **report(tables.games, tables.moves)}
+    elif config.get("format") != "sprt":
         out = report(tables.games, tables.moves)
     else:
         import pandas as pd
@@ -67,6 +75,8 @@ def render_report(tables, config: dict, fmt: str, pairs: bool = False) -> str:
     from results.sprt_report import sprt_summary, summary_lines
 
     out = report_tables(tables, config, fmt, pairs)
+    if config.get("format") == "race":  # a race stops when one bot is left: its games are not "partial"
+        return render(out, fmt, replace(tables.about, scheduled=None))
     if config.get("format") != "sprt":
         return render(out, fmt, tables.about)
     about = replace(tables.about, scheduled=None)  # an SPRT stops when it decides: its games are not "partial"

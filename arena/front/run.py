@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Sequence
 
 from tqdm import tqdm
 
@@ -19,10 +19,11 @@ from arena.execution.pool import Failure
 from arena.execution.specs import registry_for
 from arena.front.settings import RunSettings
 from arena.front import growth
-from arena.execution.task import GameTask
 from arena.front.openings import stored_text
-from arena.front.tournament import TournamentConfig, make_schedule, round_openings, validate, with_short_names
-from results.rows import GameRow, game_rows
+from arena.front.rounds import watcher_for
+from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate, with_short_names
+from arena.front.watch import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)
+from results.rows import game_rows
 from results.store import RunLock, Store, Tournament
 from results.writer import GameWriter
 
@@ -49,69 +50,13 @@ class RunResult:
         return self.already + self.played == self.scheduled
 
 
-class Leaderboard:
-    """Points per bot as games come in, for the progress bar."""
-
-    def __init__(self, rows: Iterable[tuple[str, str, float]] = ()):
-        self.points: dict[str, float] = {}
-        self.games: dict[str, int] = {}
-        for first, second, score in rows:
-            self.add(first, second, score)
-
-    def add(self, first: str, second: str, score_first: float) -> None:
-        for name, points in ((first, score_first), (second, 1.0 - score_first)):
-            self.points[name] = self.points.get(name, 0.0) + points
-            self.games[name] = self.games.get(name, 0) + 1
-
-    def leader(self) -> str:
-        if not self.points:
-            return ""
-        name = max(self.points, key=lambda n: (self.points[n] / self.games[n], self.points[n]))
-        return f"leader {name} {self.points[name]:g}/{self.games[name]}"
-
-
-class Watcher:
-    """Follows a run's games as they come in: what the progress bar shows, and which games are played.
-
-    This one plays every game and names the leader; a run that may stop early (an SPRT)
-    gives its own (``arena.front.sprt.TestWatcher``).
-    """
-
-    unit = "game"
-
-    def __init__(self, stored: list[dict], scheduled: int):
-        """``stored``: the games already in the database (``Store.summaries``); ``scheduled``: the schedule's size."""
-        self.board = Leaderboard((r["first"], r["second"], _score(r["result"])) for r in stored)
-        self.total, self.initial = scheduled, len(stored)
-
-    def tasks(self, todo: list[GameTask]) -> Iterable[GameTask]:
-        """The games to hand the executor (a lazy iterable lets a watcher stop them)."""
-        return todo
-
-    def add(self, game: GameRow) -> int:
-        """Take one finished game; return the steps the progress bar advances."""
-        self.board.add(game.first, game.second, game.score_first)
-        return 1
-
-    def postfix(self) -> str:
-        return self.board.leader()
-
-    def news(self) -> Iterator[str]:
-        """Lines to print above the progress bar, once each (none here)."""
-        return iter(())
-
-
-def _score(result: str) -> float:
-    return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-
-
 def run_tournament(
     config: TournamentConfig,
     run: RunSettings,
     *,
     plugins: Sequence[str] = (),
     registry=None,
-    watch: Callable[[list[dict], int], Watcher] = Watcher,
+    watch: Callable[[list[dict], int], Watcher] | None = None,
 ) -> RunResult:
     """Play every game of ``config`` not yet in the database, and store them.
 
@@ -119,13 +64,14 @@ def run_tournament(
     every finished game; running again resumes (after SIGKILL too: games finished since
     the last commit are played again). ``plugins`` names extra plugin modules that
     workers import too. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
-    games and may stop the run early.
+    games and may stop the run early (default: the format's, see ``arena.front.rounds.watcher_for``).
     """
     plugins = tuple(plugins)
     registry = registry or registry_for(plugins)
     config = with_short_names(config, registry)  # an engine entered without a name: its program's
     game = validate(config, registry)  # a bad tournament fails before any worker starts
-    openings = round_openings(config, game, config.games_per_pairing // 2)
+    openings = round_openings(config, game, round_count(config))
+    watch = watch or watcher_for(config.format)
     aborted = False
     with Store(run.database) as store, RunLock(run.database) as lock:
         plan = growth.plan(store.tournaments(), config, run.database)
@@ -135,7 +81,7 @@ def run_tournament(
         executor = make_executor(run.dask, run.jobs, plugins, game_rows)
         try:
             schedule = make_schedule(config, registry, game, grown_from=plan.grown_from, legacy=plan.legacy, openings=openings)
-            size = len(schedule.games)
+            size = schedule.size
             if plan.stored is None:
                 tournament = store.open_tournament(
                     config.name, config.game, plan.stored_config(), config.seed, size, __version__
@@ -147,10 +93,10 @@ def run_tournament(
             stored = store.summaries(tournament)
             done = {r["game_id"] for r in stored}
             todo = [g for g in schedule.games if g.index not in done]
-            watcher = watch(stored, len(schedule.games))
+            watcher = watch(stored, size)
             # an opening that sets game parameters is stored with them: "[fen=...] e7e5"
             positions = {g.index: g.game for g in todo if g.game != config.game}
-            result = RunResult(tournament, len(schedule.games), len(done), 0, watcher=watcher)
+            result = RunResult(tournament, size, len(done), 0, watcher=watcher)
             bar = tqdm(
                 total=watcher.total,
                 initial=watcher.initial,
@@ -162,25 +108,28 @@ def run_tournament(
             )
             writer = GameWriter(store, tournament)
             try:
-                for outcome in executor.run(watcher.tasks(todo)):
-                    if isinstance(outcome, Failure):
-                        result.failed.append(outcome)
-                        bar.write(
-                            f"arena: warning: game {outcome.index} could not be played: {outcome.message}",
-                            file=sys.stderr,
-                        )
-                        continue
-                    index, rows = outcome
-                    if index in positions:
-                        text = stored_text(config.game, positions[index], rows.game.opening)
-                        rows = rows._replace(game=rows.game._replace(opening=text))
-                    writer.add(rows)
-                    steps = watcher.add(rows.game)
-                    for line in watcher.news():
-                        bar.write(line, file=sys.stderr)
-                    if run.progress:
-                        bar.update(steps)
-                        bar.set_postfix_str(watcher.postfix(), refresh=False)
+                for batch in watcher.rounds(todo, schedule):
+                    if isinstance(batch, list) and batch is not todo:  # a round made as results came in
+                        positions.update((g.index, g.game) for g in batch if g.game != config.game)
+                    for outcome in executor.run(batch):
+                        if isinstance(outcome, Failure):
+                            result.failed.append(outcome)
+                            bar.write(
+                                f"arena: warning: game {outcome.index} could not be played: {outcome.message}",
+                                file=sys.stderr,
+                            )
+                            continue
+                        index, rows = outcome
+                        if index in positions:
+                            text = stored_text(config.game, positions[index], rows.game.opening)
+                            rows = rows._replace(game=rows.game._replace(opening=text))
+                        writer.add(rows)
+                        steps = watcher.add(rows.game)
+                        for line in watcher.news():
+                            bar.write(line, file=sys.stderr)
+                        if run.progress:
+                            bar.update(steps)
+                            bar.set_postfix_str(watcher.postfix(), refresh=False)
             except KeyboardInterrupt:
                 result.interrupted = aborted = True
             finally:

@@ -11,9 +11,11 @@ from typing import Any
 from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
 from arena.front.openings import OpeningBook
-from arena.front.tournament import DEFAULT_DATABASE, Entrant, TournamentConfig
+from arena.front.tournament import DEFAULT_DATABASE, ROUND_FORMATS, Entrant, TournamentConfig
 from arena.limits import DEFAULT_LIMITS
+from results.race import Race
 from results.sprt import SPRT
+from results.swiss import GAMES_PER_ROUND
 
 
 class ConfigError(ArenaError, ValueError):
@@ -36,6 +38,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "seed": 1,
     "format": "round-robin",
     "challengers": [],
+    "rounds": None,  # the swiss format's
+    "confidence": None,  # the race format's (default RACE_CONFIDENCE) ...
+    "max_games": None,  # ... and its games budget (default RACE_GAMES)
     "time_margin": DEFAULT_LIMITS.time_margin,
     "isolate": True,
     "sandbox": False,
@@ -47,10 +52,11 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 
 KEYS = tuple(DEFAULT_SETTINGS)
+RACE_CONFIDENCE, RACE_GAMES = 0.95, 1000
 
 #: What ``arena sprt`` plays with no file and no flags but NEW and BASE.
 SPRT_SETTINGS: dict[str, Any] = {
-    **{k: v for k, v in DEFAULT_SETTINGS.items() if k not in ("bots", "games", "format", "challengers")},
+    **{k: v for k, v in DEFAULT_SETTINGS.items() if k not in ("bots", "games", "format", "challengers", "rounds", "confidence")},
     "new": None,
     "base": None,
     "elo0": 0.0,
@@ -106,11 +112,12 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     if not isinstance(bots, list) or not bots:
         raise ConfigError(f"bots must be a list of bot specs (or tables with spec, name, budget), got {bots!r}")
     plies, book = _openings(values)
+    rounds, race, games = _paired(values)
     config = TournamentConfig(
         game=_text(values, "game"),
         bots=tuple(_entrant(b) for b in bots),
         budget=_budget(values["budget"], "budget"),
-        games_per_pairing=_int(values, "games"),
+        games_per_pairing=games,
         opening_plies=plies,
         opening_book=book,
         seed=_int(values, "seed"),
@@ -123,6 +130,8 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
         memory_limit=None if values["memory_limit"] in (None, 0) else _int(values, "memory_limit"),
         output_limit=_int(values, "output_limit"),
         name=None if values["name"] is None else _text(values, "name"),
+        rounds=rounds,
+        race=race,
     )
     jobs = values.get("jobs")
     if jobs is None:
@@ -153,6 +162,25 @@ def build_sprt(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     config, run = build({**rest, "bots": [values["new"], values["base"]], "games": max_games,
                          "format": "sprt", "challengers": []})
     return replace(config, sprt=test), run
+
+
+def _paired(values) -> tuple[int | None, Race | None, int]:
+    """A Swiss's rounds, a race's settings, and the games per pairing (2 in both, unless given otherwise)."""
+    fmt, games = values.get("format"), _int(values, "games")
+    if fmt in ROUND_FORMATS and games == DEFAULT_SETTINGS["games"]:
+        games = GAMES_PER_ROUND
+    rounds = None if values.get("rounds") is None else _int(values, "rounds")
+    race = None
+    if fmt == "race":
+        confidence = RACE_CONFIDENCE if values.get("confidence") is None else _number(values, "confidence")
+        max_games = RACE_GAMES if values.get("max_games") is None else _int(values, "max_games")
+        try:
+            race = Race(confidence, max_games)
+        except ParameterError as exc:
+            raise ConfigError(str(exc)) from None
+    elif values.get("confidence") is not None or values.get("max_games") is not None:
+        raise ConfigError("confidence and max-games are for the race format (--format race)")
+    return rounds, race, games
 
 
 def _openings(values) -> tuple[int, OpeningBook | None]:

@@ -16,9 +16,13 @@ from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import parse_spec
 from arena.plugins import Registry
+from results.race import Race
 from results.sprt import SPRT
+from results.swiss import GAMES_PER_ROUND
 
-FORMATS = ("round-robin", "gauntlet", "sprt")
+FORMATS = ("round-robin", "gauntlet", "sprt", "swiss", "race")
+#: Formats whose rounds are paired as results come in (see arena.front.rounds).
+ROUND_FORMATS = ("swiss", "race")
 #: How games are laid out, stored with each tournament; tournaments stored without it
 #: number their seeds by schedule position and cannot grow (see make_schedule).
 SCHEDULE = "growing/1"
@@ -75,6 +79,10 @@ class TournamentConfig:
     """Openings from a file, in place of random plies (see arena.front.openings)."""
     sprt: SPRT | None = None
     """The test of the ``sprt`` format: the first bot (new) against the second (base)."""
+    rounds: int | None = None
+    """Rounds of the ``swiss`` format."""
+    race: Race | None = None
+    """Confidence and games budget of the ``race`` format."""
 
     def budget_of(self, entrant: Entrant) -> Budget:
         return entrant.budget if entrant.budget is not None else self.budget
@@ -91,11 +99,12 @@ class TournamentConfig:
         # absent unless used, so tournaments stored before they existed keep their identity
         if not self.sandbox:
             del out["sandbox"]
-        for key, value in (("opening_book", self.opening_book), ("sprt", self.sprt)):
+        for key, value in (("opening_book", self.opening_book), ("sprt", self.sprt), ("rounds", self.rounds),
+                           ("race", self.race)):
             if value is None:
                 del out[key]
             else:
-                out[key] = value.identity() if key == "opening_book" else asdict(value)
+                out[key] = value.identity() if key == "opening_book" else value if key == "rounds" else asdict(value)
         return out
 
     def to_json(self) -> str:
@@ -113,6 +122,29 @@ class Schedule:
     config: TournamentConfig
     pairings: list[tuple[int, int]] = field(default_factory=list)
     games: list[GameTask] = field(default_factory=list)
+    openings: list = field(default_factory=list)
+    """Each round's opening."""
+    planned: int = 0
+    """Most games a format paired round by round may play (its games are made as it goes)."""
+    _by_name: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def size(self) -> int:
+        return len(self.games) or self.planned
+
+    def task(self, index: int, pairing: int, round: int, first: str, second: str) -> GameTask:
+        """The game of round ``round`` in which ``first`` moves first against ``second``."""
+        config = self.config
+        if len(self._by_name) != len(config.bots):
+            self._by_name.update((e.name, e) for e in config.bots)
+        a, b = self._by_name[first], self._by_name[second]
+        opening = self.openings[round]
+        spec, moves = (opening.game_spec(config.game), opening.moves) if isinstance(opening, Opening) else (config.game, opening)
+        return GameTask(
+            index=index, pairing=pairing, game=spec, names=(first, second), specs=(a.spec, b.spec),
+            budgets=(config.budget_of(a), config.budget_of(b)), seed=game_seed(config.seed, first, second, round),
+            opening=moves, limits=config.limits, isolate=config.isolate,
+        )
 
 
 def validate(config: TournamentConfig, registry: Registry) -> Game:
@@ -163,6 +195,17 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
             raise ParameterError("a gauntlet needs at least one bot that is not a challenger")
     elif config.challengers:
         raise ParameterError("challengers are only for the gauntlet format")
+    if (config.format == "swiss") != (config.rounds is not None):
+        raise ParameterError("rounds are for the swiss format, which needs them: --format swiss --rounds R")
+    if config.rounds is not None and config.rounds < 1:
+        raise ParameterError(f"a Swiss tournament needs at least one round, got {config.rounds}")
+    if (config.format == "race") != (config.race is not None):
+        raise ParameterError("a race needs its confidence and games budget: --format race --max-games N")
+    if config.format in ROUND_FORMATS and config.games_per_pairing != GAMES_PER_ROUND:
+        raise ParameterError(
+            f"a {config.format} pairs bots round by round, {GAMES_PER_ROUND} games each (one opening, colours "
+            f"swapped); games per pairing must be {GAMES_PER_ROUND}, got {config.games_per_pairing}"
+        )
     if (config.format == "sprt") != (config.sprt is not None):
         raise ParameterError("the sprt format is run by 'arena sprt', which sets the test's bounds")
     if config.format == "sprt" and len(config.bots) != 2:
@@ -212,10 +255,16 @@ def make_schedule(
         raise ValueError("a legacy schedule cannot grow")
     stages = [*grown_from, Stage.of(config)]
     by_name = {e.name: e for e in config.bots}
-    rounds = max(s.games_per_pairing for s in stages) // 2
+    rounds = round_count(config, stages)
     if openings is None or len(openings) < rounds:
         openings = round_openings(config, game, rounds)
-    schedule = Schedule(config)
+    schedule = Schedule(config, openings=openings)
+    if config.format == "swiss":
+        schedule.planned = config.rounds * GAMES_PER_ROUND * (len(config.bots) // 2)
+    if config.format == "race":
+        schedule.planned = config.race.max_games
+    if config.format in ROUND_FORMATS:
+        return schedule  # paired round by round as results come in (arena.front.rounds)
     pairing_of: dict[frozenset, int] = {}
     seen: set[tuple[str, str, int]] = set()
     limits = config.limits
@@ -282,6 +331,15 @@ class Stage:
             for a, b in pairings:
                 out += [(r, self.bots[a], self.bots[b]), (r, self.bots[b], self.bots[a])]
         return out
+
+
+def round_count(config: TournamentConfig, stages=()) -> int:
+    """How many rounds (each with an opening of its own) the tournament may play."""
+    if config.format == "swiss":
+        return config.rounds
+    if config.format == "race":
+        return config.race.max_games // GAMES_PER_ROUND
+    return max(s.games_per_pairing for s in [*stages, Stage.of(config)]) // 2
 
 
 def game_seed(master: int, first: str, second: str, round: int) -> int:
