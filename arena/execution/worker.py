@@ -111,7 +111,8 @@ class _LocalBuild:
 
     def release(self):
         bot = self.bot
-        if bot is not None and bot.external and bot.reusable():
+        # a sandboxed bot gets a fresh process every game, so nothing it leaves reaches the next
+        if bot is not None and bot.external and not self.limits.sandbox and bot.reusable():
             _IDLE_EXTERNAL.setdefault(self._key(), []).append(bot)  # its engine plays a later game
         elif getattr(bot, "close", None) is not None:
             bot.close()
