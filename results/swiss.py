@@ -51,8 +51,8 @@ class Swiss:
         self.seed = seed
         self.points = {b: 0.0 for b in self.bots}
         self.met: set[frozenset] = set()
-        self.byes: dict[str, int] = {}
-        """Bot -> the round of its bye."""
+        self.byes: dict[str, list[int]] = {}
+        """Bot -> the rounds of its byes."""
         self.rounds = 0
         """Rounds recorded."""
 
@@ -67,7 +67,9 @@ class Swiss:
         order = self._order(round)
         bye = None
         if len(order) % 2:
-            bye = next((b for b in reversed(order) if b not in self.byes), order[-1])
+            # the lowest-ranked of the bots with the fewest byes: once all had one, a second round of byes
+            fewest = min(len(self.byes.get(b, ())) for b in order)
+            bye = next(b for b in reversed(order) if len(self.byes.get(b, ())) == fewest)
             order.remove(bye)
         rank = {b: k for k, b in enumerate(order)}
         rng = random.Random(json.dumps(["swiss-tie", self.seed, round]))
@@ -105,7 +107,7 @@ class Swiss:
             self.met.add(frozenset((first, second)))
         if bye is not None:
             self.points[bye] += BYE_POINTS
-            self.byes[bye] = round
+            self.byes.setdefault(bye, []).append(round)
         self.rounds = round + 1
 
 
@@ -156,7 +158,7 @@ def swiss_standings(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
             "rounds": swiss.rounds,
             "points": [swiss.points[b] for b in bots],
             "games": [played[b] for b in bots],
-            "byes": [int(b in swiss.byes) for b in bots],
+            "byes": [len(swiss.byes.get(b, ())) for b in bots],
             "buchholz": [sum(swiss.points[o] for o in opponents[b]) for b in bots],
             "sonneborn_berger": [sum(against[b, o] * swiss.points[o] for o in opponents[b]) for b in bots],
         },

@@ -125,3 +125,15 @@ def test_the_command_line_runs_and_reports_a_swiss_and_a_race(tmp_path, capsys):
     assert "Race" in out and "p_value" in out
     assert main(["run", *common, "--format", "round-robin", "--max-games", "40", "--name", "x"]) == 2
     assert "confidence and max-games are for the race format" in capsys.readouterr().err
+
+
+def test_byes_go_round_the_field_before_any_bot_has_a_second():
+    bots = [f"b{k}" for k in range(5)]
+    swiss = Swiss(bots, seed=1)
+    for r in range(8):
+        pairs, bye = swiss.pair(r)
+        counts = {b: len(swiss.byes.get(b, ())) for b in bots}
+        assert counts[bye] == min(counts.values()), (r, bye, counts)
+        swiss.record(r, [(a, b, 1.0) for a, b in pairs] + [(b, a, 1.0) for a, b in pairs], bye)
+    counts = sorted(len(swiss.byes.get(b, ())) for b in bots)
+    assert counts == [1, 1, 2, 2, 2] and sum(swiss.points.values()) == 8 * 2 * 2 + 8
