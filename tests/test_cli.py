@@ -140,6 +140,7 @@ RUN_FLAGS = {
     "openings": "--openings", "shuffle": "--shuffle", "seed": "--seed", "format": "--format", "challengers": "--challenger",
     "time_margin": "--time-margin", "isolate": "--no-isolation", "sandbox": "--sandbox", "watchdog": "--watchdog",
     "memory_limit": "--memory-limit", "output_limit": "--output-limit", "database": "--db", "jobs": "--jobs",
+    "rounds": "--rounds", "confidence": "--confidence", "max_games": "--max-games",
 }
 
 
@@ -158,7 +159,7 @@ def test_run_help_shows_every_default_taken_from_the_settings(monkeypatch):
         "name": "nightly", "game": "othello:size=6", "bots": ["random", "mcts:playouts=77"], "budget": "nodes=777",
         "games": 38, "openings": 3, "shuffle": True, "seed": 4242, "format": "gauntlet", "challengers": ["mcts"],
         "time_margin": 0.35, "isolate": False, "sandbox": True, "watchdog": 42.5, "memory_limit": 777, "output_limit": 99,
-        "database": "nightly.db", "jobs": 3,
+        "database": "nightly.db", "jobs": 3, "rounds": 9, "confidence": 0.93, "max_games": 1234,
     }
     for key, value in odd.items():
         monkeypatch.setitem(DEFAULT_SETTINGS, key, value)

@@ -13,7 +13,7 @@ from arena.front.reports import (
     REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, report_text,
     write_html_report,
 )
-from arena.front.settings import DEFAULT_SETTINGS, UsageError
+from arena.front.settings import DEFAULT_SETTINGS, RACE_CONFIDENCE, RACE_GAMES, UsageError
 from arena.front.tree import add_parser as add_tree_parser, cmd_tree
 from arena.params import format_value
 from arena.plugins import Registry, get_registry
@@ -81,9 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--format", choices=("round-robin", "gauntlet", "swiss", "race"), help=f"tournament format (default {d['format']})"
     )
-    p.add_argument("--rounds", type=int, metavar="R", help="rounds of a swiss (each pairing: one opening, both colours)")
-    p.add_argument("--confidence", type=float, help="a race drops a bot worse than the leader at this confidence (default 0.95)")
-    p.add_argument("--max-games", type=int, metavar="N", help="a race's games budget (default 1000)")
+    rounds = "none: give it with --format swiss" if d["rounds"] is None else d["rounds"]
+    confidence = RACE_CONFIDENCE if d["confidence"] is None else d["confidence"]
+    most = RACE_GAMES if d["max_games"] is None else d["max_games"]
+    p.add_argument("--rounds", type=int, metavar="R", help=f"rounds of a swiss, each pairing one opening with both colours (default {rounds})")
+    p.add_argument("--confidence", type=float, help=f"a race drops a bot worse than the leader at this confidence (default {confidence:g})")
+    p.add_argument("--max-games", type=int, metavar="N", help=f"a race's games budget (default {most})")
     p.add_argument(
         "--challenger", action="append", metavar="NAME",
         help=f"gauntlet challenger (repeat; default {', '.join(d['challengers']) or 'none'})",
