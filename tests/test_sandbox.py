@@ -236,3 +236,14 @@ def test_without_bubblewrap_a_sandboxed_run_refuses_to_start_in_one_line(tmp_pat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not installed" in err and "never run unsandboxed" in err
     assert not (tmp_path / "r.db").exists()
+
+
+def test_a_python_under_tmp_stays_visible_over_the_scratch_folder(monkeypatch, tmp_path):
+    # CI makes its virtual environment under /tmp, where the sandbox mounts the scratch folder
+    venv = str(tmp_path / "venv")
+    monkeypatch.setattr(sandbox, "python_paths", lambda: (venv,))
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: "bwrap")
+    argv = sandbox.wrap(["python"], sandbox.Sandbox(), str(tmp_path / "scratch"))
+    pairs = list(zip(argv, argv[1:], argv[2:]))
+    scratch_at_tmp = pairs.index(("--bind", str(tmp_path / "scratch"), "/tmp"))
+    assert pairs.index(("--ro-bind", venv, venv)) > scratch_at_tmp  # later mounts win

@@ -66,11 +66,12 @@ def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
             out += ["--symlink", os.readlink(path), path]
         elif os.path.exists(path):
             out += ["--ro-bind", path, path]
-    for path in _unique(python_paths() + sandbox.readable):
-        out += ["--ro-bind", path, path]
     out += ["--proc", "/proc", "--dev", "/dev"]
     for place in (SCRATCH, "/tmp", "/dev/shm"):
         out += ["--bind", scratch, place]
+    # after the scratch folder: a Python or a bot's files under /tmp (a venv made there) stay visible
+    for path in _unique(python_paths() + sandbox.readable):
+        out += ["--ro-bind", path, path]
     return out + ["--remount-ro", "/", "--chdir", SCRATCH, "--", *argv]
 
 
