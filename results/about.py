@@ -71,7 +71,9 @@ class About:
         bots = tuple(Entry(b["name"], b.get("spec"), b.get("budget")) for b in config.get("bots", ()))
         return cls(
             name=tournament.name, game=tournament.game, bots=bots, finished=int(finished),
-            scheduled=tournament.scheduled, format=config.get("format"),
+            # an SPRT or a race stops when it decides: its schedule is a most, never "partial"
+            scheduled=None if config.get("format") in ("sprt", "race") else tournament.scheduled,
+            format=config.get("format"),
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
             version=tournament.version, opening_file=(config.get("opening_book") or {}).get("file"),

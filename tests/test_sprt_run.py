@@ -240,3 +240,14 @@ def test_the_report_heading_names_the_roles_and_the_most_games(tmp_path, capsys)
     out = capsys.readouterr().out
     assert "sprt, at most 4 games per pairing" in out
     assert "SPRT new against base: " in out  # names that say their role are not repeated
+
+
+def test_arena_list_does_not_call_a_decided_sprt_partial(tmp_path, capsys):
+    db = tmp_path / "s.db"
+    assert main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=1000",
+                 "--db", str(db), "--jobs", "1"]) == 0
+    assert summary(db)["verdict"] == "H1"
+    capsys.readouterr()
+    assert main(["list", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "partial" not in out and "of 2,000" not in out, out

@@ -284,7 +284,10 @@ def _print_tournaments(abouts, as_json: bool) -> None:
         return
     table = [("name", "game", "games", "started", "bots")]
     for a in abouts:
-        games = f"{a.finished:,} of {a.scheduled:,}" + (" (partial)" if a.partial else "")
+        if a.scheduled is None:  # an SPRT or a race: it stops when it decides
+            games = f"{a.finished:,}"
+        else:
+            games = f"{a.finished:,} of {a.scheduled:,}" + (" (partial)" if a.partial else "")
         table.append((a.name, a.game, games, a.started.replace("T", " ")[:16], ", ".join(b.name for b in a.bots)))
     _print_table(table)
 
