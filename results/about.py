@@ -61,6 +61,10 @@ class About:
     """botarena version that started it."""
     opening_file: str | None = None
     """The openings file the openings came from, if one was used."""
+    rounds: int | None = None
+    """A Swiss tournament's rounds."""
+    race: dict | None = None
+    """A race's confidence and games budget."""
     sandboxed: bool | None = None
     """Every bot process ran under bubblewrap (see arena.execution.sandbox)."""
 
@@ -77,7 +81,7 @@ class About:
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
             version=tournament.version, opening_file=(config.get("opening_book") or {}).get("file"),
-            sandboxed=bool(config.get("sandbox")),
+            sandboxed=bool(config.get("sandbox")), rounds=config.get("rounds"), race=config.get("race"),
         )
 
     @classmethod
@@ -119,7 +123,11 @@ class About:
         if self.format:
             against = f" ({', '.join(self.challengers)} against the field)" if self.challengers else ""
             parts.append(self.format + against)
-        if self.games_per_pairing is not None:
+        if self.rounds is not None:  # a Swiss: its rounds say how much each bot plays
+            parts.append(f"{self.rounds} rounds, one opening with both colours per pairing")
+        elif self.race is not None:
+            parts.append(f"at most {self.race['max_games']:,} games, drops at {self.race['confidence']:g} confidence")
+        elif self.games_per_pairing is not None:
             # an SPRT's pair of bots plays until the test decides, at most this many games
             most = "at most " if self.format == "sprt" else ""
             parts.append(f"{most}{self.games_per_pairing} games per pairing")
@@ -146,7 +154,7 @@ class About:
             "format": self.format, "challengers": list(self.challengers),
             "games_per_pairing": self.games_per_pairing, "openings": self.openings, "seed": self.seed,
             "opening_file": self.opening_file, "started": self.started, "version": self.version,
-            "sandboxed": self.sandboxed, "finished": self.finished,
+            "sandboxed": self.sandboxed, "rounds": self.rounds, "race": self.race, "finished": self.finished,
             "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
         }
 

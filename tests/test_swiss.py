@@ -118,11 +118,13 @@ def test_the_command_line_runs_and_reports_a_swiss_and_a_race(tmp_path, capsys):
     assert main(["run", *common, "--format", "swiss", "--rounds", "2", "--name", "s"]) == 0
     out = capsys.readouterr().out
     assert "Swiss" in out and "buchholz" in out and "Standings" in out and "4 of 4 games" in out
+    assert "swiss, 2 rounds, one opening with both colours per pairing" in out and "games per pairing" not in out
     assert main(["report", db, "--tournament", "s"]) == 0
     assert "sonneborn_berger" in capsys.readouterr().out
     assert main(["run", *common, "--format", "race", "--max-games", "40", "--confidence", "0.9", "--name", "r"]) == 0
     out = capsys.readouterr().out
     assert "Race" in out and "p_value" in out
+    assert "race, at most 40 games, drops at 0.9 confidence" in out and "partial" not in out
     assert main(["run", *common, "--format", "round-robin", "--max-games", "40", "--name", "x"]) == 2
     assert "confidence and max-games are for the race format" in capsys.readouterr().err
 
