@@ -99,15 +99,19 @@ def html_page(db: str, tournament: str | None = None, registry: Registry | None 
     installed plugins); if that game is not installed, the games are listed without replays.
     """
     import results
-    from results.html_report import check_jinja, html
-    from results.store import Store
+    from results.html_report import check_jinja
 
     check_jinja()  # before the work, and in one line
     tables = results.load(db, tournament)
     if tables.games.empty:
         raise UsageError(f"tournament in {db!r} has no finished game yet")
-    with Store(db, create=False) as store:
-        config = store.tournament(tables.about.name).config
+    return _page(tables, _config(db, tables.about.name), registry)
+
+
+def _page(tables, config: dict, registry: Registry | None) -> str:
+    """``html_page`` of tables already loaded, with the tournament's stored config."""
+    from results.html_report import html
+
     registry = registry or get_registry()
     try:
         game = registry.game(tables.about.game)
@@ -204,20 +208,21 @@ def cmd_report(registry: Registry, args) -> int:
     if tables.games.empty:
         raise UsageError(f"tournament in {args.db!r} has no finished game yet")
     about = tables.about
+    config = _config(args.db, about.name)
     if page is not None:
-        print(write_html_report(args.db, page, about.name, registry))
+        from results.html_report import save
+
+        print(save(page, _page(tables, config, registry)))
     if fmt == "html":
         if page is None:
-            print(html_page(args.db, about.name, registry), end="")
+            print(_page(tables, config, registry), end="")
     elif page is None or args.format or args.out:  # --html alone writes the page alone
-        config = _config(args.db, about.name)
-        out_tables = report_tables(tables, config, fmt, args.pairs)
         if out is None:
             print(render_report(tables, config, fmt, args.pairs))
         elif single:
-            print(write_file(out_tables, fmt, out, about))
+            print(write_file(report_tables(tables, config, fmt, args.pairs), fmt, out, about))
         else:
-            for path in write(out_tables, fmt, out, about):
+            for path in write(report_tables(tables, config, fmt, args.pairs), fmt, out, about):
                 print(path)
     if plots is not None:
         from results.plots import plot_all
