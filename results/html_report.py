@@ -22,7 +22,8 @@ from results.about import About
 from results.render import _number, directory
 from results.replay import pack, replay
 from results.report import by_colour, standings, terminations
-from results.verdict import game_pairs, sprt_box
+from results.sprt_report import game_pairs
+from results.verdict import sprt_box
 
 STANDINGS = {
     "games": "Games", "wins": "Wins", "draws": "Draws", "losses": "Losses", "score": "Points",

@@ -6,12 +6,14 @@ first pair whose LLR crosses a bound: the verdict and counts depend on the games
 never on which game finished first. The runner (``arena sprt``) and the report use it
 alike, so both say the same. ``sprt_summary`` gives every number of a stored SPRT as a
 plain dict (the HTML report's verdict box reads it), ``summary_lines`` the text, and
-``pair_table`` the pentanomial counts and Elo of every pairing of any tournament.
+``game_pairs`` the pairs of any tournament's games and ``pair_table`` the pentanomial
+counts and Elo of each pairing.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from results import sprt as stats
@@ -169,29 +171,51 @@ def summary_lines(s: dict) -> list[str]:
     return lines
 
 
-def pair_table(games: "pd.DataFrame") -> "pd.DataFrame":
-    """Per pairing: games paired by opening with colours swapped, their pentanomial counts and Elo.
+def game_pairs(games: "pd.DataFrame") -> tuple[list[tuple[int, int]], list[int]]:
+    """(pairs of game ids, ids of games whose partner is not stored), in game id order.
 
-    Within a pairing, games with one opening are paired in game order: the first game with
-    one bot moving first and the first with the other, and so on. Counts and Elo are the row
-    bot's; ``unpaired`` counts games without a partner (a tournament cut short).
+    Games of one pair of bots and one opening are matched in id order, each with the first
+    later game in which the colours are swapped.
+    """
+    pairs, waiting = [], {}
+    for gid, first, second, opening in games[["game_id", "first", "second", "opening"]].sort_values(
+        "game_id"
+    ).itertuples(index=False):
+        partners = waiting.get((second, first, opening))
+        if partners:
+            pairs.append((partners.pop(0), int(gid)))
+        else:
+            waiting.setdefault((first, second, opening), []).append(int(gid))
+    unpaired = sorted(g for ids in waiting.values() for g in ids)
+    return sorted(pairs), unpaired
+
+
+def pair_table(games: "pd.DataFrame") -> "pd.DataFrame":
+    """Per pairing: its games paired as ``game_pairs`` pairs them, their pentanomial counts and Elo.
+
+    Counts and Elo are the row bot's (the one moving first in the pairing's first game);
+    ``unpaired`` counts games without a partner (a tournament cut short).
     """
     import pandas as pd
 
+    pairs, unpaired = game_pairs(games)
+    ids = games["game_id"].astype(int)
+    first, pairing = dict(zip(ids, games["first"])), dict(zip(ids, games["pairing"]))
+    score = dict(zip(ids, games["score_first"].astype(float)))
+    bots = games.sort_values("game_id").groupby("pairing", sort=True)[["first", "second"]].first()
+    counts = {p: [0] * 5 for p in bots.index}
+    for pair in pairs:
+        p = pairing[pair[0]]
+        a = bots.at[p, "first"]
+        points = sum(score[g] if first[g] == a else 1.0 - score[g] for g in pair)
+        counts[p][int(round(2 * points))] += 1
+    left = Counter(pairing[g] for g in unpaired)
     rows = []
-    for _, group in games.groupby("pairing", sort=True):
-        a, b = group["first"].iloc[0], group["second"].iloc[0]  # the schedule's order: a moves first in its first game
-        counts, unpaired = [0] * 5, 0
-        for _, same in group.groupby("opening", sort=False):
-            mine = same[same["first"] == a]["score_first"].tolist()
-            theirs = (1.0 - same[same["first"] == b]["score_first"]).tolist()
-            for x, y in zip(mine, theirs):
-                counts[int(round(2 * (x + y)))] += 1
-            unpaired += abs(len(mine) - len(theirs))
-        elo = stats.elo(counts)
+    for p, (a, b) in bots.iterrows():
+        elo = stats.elo(counts[p])
         rows.append({
-            "bot": a, "opponent": b, "pairs": sum(counts), **dict(zip(PENTANOMIAL, counts)),
-            "elo": elo.value, "elo_low": elo.low, "elo_high": elo.high, "unpaired": unpaired,
+            "bot": a, "opponent": b, "pairs": sum(counts[p]), **dict(zip(PENTANOMIAL, counts[p])),
+            "elo": elo.value, "elo_low": elo.low, "elo_high": elo.high, "unpaired": left[p],
         })
     columns = ["bot", "opponent", "pairs", *PENTANOMIAL, "elo", "elo_low", "elo_high", "unpaired"]
     table = pd.DataFrame(rows, columns=columns).set_index("bot")

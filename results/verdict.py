@@ -1,35 +1,11 @@
-"""Game pairs and the SPRT verdict of a stored tournament.
-
-Schedules play every opening twice with colours swapped (``arena.front.tournament``): a
-pair is two games of the same two bots and opening, each bot first once. ``sprt_box``
-gives the verdict box of an SPRT run (tournament format "sprt") from the numbers
-``arena sprt`` reports.
-"""
+"""The HTML report's verdict box of an SPRT run: ``sprt_box`` gives it from the numbers
+``arena sprt`` reports (``results.sprt_report.sprt_summary``)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
 from results.sprt_report import PENTANOMIAL, sprt_summary
-
-
-def game_pairs(games: pd.DataFrame) -> tuple[list[tuple[int, int]], list[int]]:
-    """(pairs of game ids, ids of games whose partner is not stored), in game id order.
-
-    Games of one pair of bots and one opening are matched in id order, each with the first
-    later game in which the colours are swapped.
-    """
-    pairs, waiting = [], {}
-    for gid, first, second, opening in games[["game_id", "first", "second", "opening"]].sort_values(
-        "game_id"
-    ).itertuples(index=False):
-        partners = waiting.get((second, first, opening))
-        if partners:
-            pairs.append((partners.pop(0), int(gid)))
-        else:
-            waiting.setdefault((first, second, opening), []).append(int(gid))
-    unpaired = sorted(g for ids in waiting.values() for g in ids)
-    return sorted(pairs), unpaired
 
 
 def sprt_box(games: pd.DataFrame, config: dict | None) -> dict | None:
