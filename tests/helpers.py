@@ -1,4 +1,6 @@
-"""Small tools shared by the game tests, independent of the project's bots."""
+"""Small tools shared by the tests, independent of the project's bots."""
+
+import sqlite3
 
 
 def solve(game, state=None, memo=None):
@@ -36,3 +38,14 @@ def random_states(game, rng, games=30):
             state = game.apply(state, rng.choice(game.legal_moves(state)))
             out.append(state)
     return out
+
+
+def stored(db) -> int:
+    """Games in a results database (0 before its tables exist): what a running tournament has written."""
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        con.close()

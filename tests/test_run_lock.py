@@ -11,6 +11,7 @@ import time
 import pytest
 
 from results.store import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock
+from tests.helpers import stored
 
 pytest.importorskip("fcntl", reason="the run lock uses fcntl.flock (not on Windows)")
 
@@ -18,16 +19,6 @@ ARENA = [sys.executable, "-m", "arena"]
 # 18 connect-four games of about 0.1-0.3 s each: a run that lasts a few seconds
 LONG = ["--game", "connect4", "--bot", "iterative", "--bot", "alphabeta:depth=4", "--bot", "greedy",
         "--budget", "nodes=3000", "--games", "6", "--openings", "2", "--jobs", "1", "--no-progress"]
-
-
-def stored(db) -> int:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        con.close()
 
 
 def wait_for_games(db, proc, count, timeout=60):

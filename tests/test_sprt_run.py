@@ -3,7 +3,6 @@
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ from arena.front.cli import main
 from results import sprt as stats
 from results.sprt_report import PairWalk, pair_table, sprt_summary
 from results.store import Store
+from tests.helpers import stored
 
 ARENA = [sys.executable, "-m", "arena"]
 C4 = ["--game", "connect4", "--elo0", "0", "--elo1", "50", "--no-progress"]
@@ -35,16 +35,6 @@ def counted(s):
     return {k: s[k] for k in keys}
 
 
-def stored(db):
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        con.close()
-
-
 def test_a_clearly_stronger_bot_is_accepted_as_better(tmp_path, capsys):
     db = tmp_path / "s.db"
     code = main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=2000",
@@ -54,7 +44,7 @@ def test_a_clearly_stronger_bot_is_accepted_as_better(tmp_path, capsys):
     s = summary(db)
     assert s["verdict"] == "H1" and s["pairs"] <= 300
     assert s["llr"] >= s["upper"] and s["llr_share"] >= 1
-    assert f"H1 accepted (alphabeta:depth=4 is better)" in out and f"LLR {s['llr']:.2f}" in out
+    assert "H1 accepted (alphabeta:depth=4 is better)" in out and f"LLR {s['llr']:.2f}" in out
     # the verdict is the first crossing: one pair fewer had not crossed
     walk = PairWalk(stats.SPRT(0, 50), "alphabeta:depth=4", s["pairs"] - 1)
     games = results.load(db).games
