@@ -419,7 +419,7 @@ def _timed_ask(bot: Bot, game: Game, moves, state, budget: Budget, seed: int, wh
     try:
         bot.new_game(game, game.to_move(state), seed)
         if moves and hasattr(bot, "opening"):  # as the referee tells bots an opening
-            bot.opening(tuple(game.format_move(m) for m in moves))
+            bot.opening(tuple(game.line_text(game.initial_state(), moves)))
         answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
     except BudgetExhausted:
         raise AssertionError(f"{where}: BudgetExhausted escaped from choose") from None
@@ -452,6 +452,6 @@ def _line(game: Game, moves) -> str:
     if not moves:
         return "no moves"
     try:
-        return "moves " + " ".join(game.format_move(m) for m in moves)
+        return "moves " + " ".join(game.line_text(game.initial_state(), moves))
     except Exception:
         return f"moves {list(moves)!r}"

@@ -138,3 +138,23 @@ def test_arena_show_replays_a_stored_game_in_position_texts(tmp_path, capsys):
     # OpenSpiel's strings: 'Choose local board 4', 'Local board 4: x(1,1)', without spaces
     assert plays and all(re.fullmatch(r"Chooselocalboard\d|Localboard\d:[xo]\(\d,\d\)", t) for t in plays), plays
     assert re.search(r"opening: (Chooselocalboard\d|Localboard\d:[xo]\(\d,\d\)) ", out)
+
+
+def test_the_conformance_kit_tells_a_bot_its_opening_in_the_texts_of_their_positions():
+    from arena import Bot
+    from arena.testing import check_bot
+
+    class Opened(Bot):
+        name = "opened"
+        openings: list = []
+
+        def opening(self, moves):
+            self.openings.append(moves)
+
+        def choose(self, game, state, budget):
+            return game.legal_moves(state)[0]
+
+    chess = REGISTRY.game("openspiel.chess")
+    check_bot(Opened(), chess, budgets=(Budget(nodes=10),), positions=3, seed=4)
+    texts = [t for opening in Opened.openings for t in opening]
+    assert texts and not any(t.isdigit() for t in texts), texts  # chess's own notation, not action numbers
