@@ -53,6 +53,21 @@ def role(node: Node) -> str:
     return "max" if node.root_view else "min"
 
 
+def texts_at(game, state, moves) -> list[str]:
+    """The texts of ``moves``, each legal in ``state``, as the game writes them there (``Game.move_text``)."""
+    return [game.move_text(state, m) for m in moves]
+
+
+def move_text(node: Node, tree: SearchTree, game) -> str:
+    """The move that led to ``node``, written in its parent's position; "root" at the root."""
+    return "root" if node.move is None else game.move_text(tree.nodes[node.parent].state, node.move)
+
+
+def line_text(tree: SearchTree, game, moves) -> list[str]:
+    """A line of moves from the tree's searched position (its root node's)."""
+    return game.line_text(tree.nodes[0].state, moves) if tree.nodes else [game.format_move(m) for m in moves]
+
+
 def cut_text(node: Node, game, negamax: bool = False) -> str:
     """``β cut-off after child 1 of 3; pruned: 2 children (b, c)``, or "" without a cut."""
     if node.cut is None:
@@ -61,20 +76,19 @@ def cut_text(node: Node, game, negamax: bool = False) -> str:
     searched = node.cut
     total = searched + len(node.pruned)
     count = len(node.pruned)
-    names = ", ".join(game.format_move(m) for m in node.pruned)
+    names = ", ".join(texts_at(game, node.state, node.pruned))
     pruned = f"; pruned: {count} child{'ren' if count != 1 else ''} ({names})" if count else " (its last: nothing pruned)"
     return f"{which} cut-off after child {searched} of {total}{pruned}"
 
 
 def skipped_text(node: Node, game) -> str:
-    names = ", ".join(game.format_move(m) for m in node.skipped)
+    names = ", ".join(texts_at(game, node.state, node.skipped))
     return f"left out by the game's tactics (they lose at once): {names}"
 
 
-def node_line(node: Node, game, negamax: bool = False) -> str:
+def node_line(node: Node, tree: SearchTree, game, negamax: bool = False) -> str:
     """One node of the outline, without its indentation."""
-    move = "root" if node.move is None else game.format_move(node.move)
-    parts = [move, role(node), value_text(node, negamax), window_text(node, negamax)]
+    parts = [move_text(node, tree, game), role(node), value_text(node, negamax), window_text(node, negamax)]
     notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
     if node.repeat:
         notes.append("re-searched with a wider window")
@@ -87,8 +101,8 @@ def node_line(node: Node, game, negamax: bool = False) -> str:
 
 def tree_heading(tree: SearchTree, game, number: int, of: int) -> str:
     counted = "" if tree.complete else " (stopped: out of budget)"
-    best = "none" if tree.move is None else game.format_move(tree.move)
-    pv = " ".join(game.format_move(m) for m in tree.pv) or "none"
+    best = "none" if tree.move is None else line_text(tree, game, [tree.move])[0]
+    pv = " ".join(line_text(tree, game, tree.pv)) or "none"
     head = f"search {number} of {of}: " if of > 1 else ""
     text = (
         f"{head}{tree.label()}: {tree.seen} nodes{counted}, value {number_text(tree.value)} "
@@ -108,7 +122,7 @@ def outline(recording: Recording, negamax: bool = False) -> str:
         out.append("")
         out.append(tree_heading(tree, game, number, len(recording.trees)))
         for node in tree.nodes:
-            out.append("  " * node.ply + node_line(node, game, negamax))
+            out.append("  " * node.ply + node_line(node, tree, game, negamax))
     return "\n".join(out)
 
 
@@ -254,14 +268,15 @@ def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, fl
             edges.append(f'<line class="edge{pv}" x1="{x}" y1="{y}" x2="{cx}" y2="{cy}"/>')
         for k, moves in enumerate(stub_groups(node)):
             sx, sy = at(("pruned", node.index, k))
-            names = escape(", ".join(game.format_move(m) for m in moves))
-            label = escape(game.format_move(moves[0])) if len(moves) == 1 else f"+{len(moves)}"
+            texts = texts_at(game, node.state, moves)
+            names = escape(", ".join(texts))
+            label = escape(texts[0]) if len(moves) == 1 else f"+{len(moves)}"
             edges.append(
                 f'<g class="pruned" data-count="{len(moves)}"><title>pruned, never generated: {names}</title>'
                 f'<line x1="{x}" y1="{y}" x2="{sx}" y2="{sy - 8}"/>'
                 f'<text x="{sx}" y="{sy + 4}" text-anchor="middle">{label} ✂</text></g>'
             )
-        shapes.append(_node_svg(node, x, y, game, negamax, describe, node.index in on_pv))
+        shapes.append(_node_svg(node, tree, x, y, game, negamax, describe, node.index in on_pv))
     heading = escape(tree_heading(tree, game, number, len(recording.trees)).splitlines()[0])
     height = top + (1 + max((p[1] for p in places.values()), default=0)) * STEP_Y
     width = 2 * MARGIN + 90 + STEP_X * max((p[0] for p in places.values()), default=0)
@@ -270,7 +285,7 @@ def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, fl
     return text + "".join(edges) + "".join(shapes), width, height
 
 
-def _node_svg(node: Node, x, y, game, negamax, describe, pv) -> str:
+def _node_svg(node: Node, tree: SearchTree, x, y, game, negamax, describe, pv) -> str:
     kind = role(node)
     if kind == "max":
         shape = f'<polygon class="shape" points="{x - 13},{y + 10} {x + 13},{y + 10} {x},{y - 13}"/>'
@@ -281,7 +296,7 @@ def _node_svg(node: Node, x, y, game, negamax, describe, pv) -> str:
     else:
         shape = f'<circle class="shape" cx="{x}" cy="{y}" r="11"/>'
     classes = " ".join(["node", kind, node.kind] + (["pv"] if pv else []) + (["repeat"] if node.repeat else []))
-    path = " ".join(game.format_move(m) for m in node.path) or "root"
+    path = " ".join(line_text(tree, game, node.path)) or "root"
     notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
     if node.cut is not None:
         notes.append(cut_text(node, game, negamax))
@@ -291,7 +306,7 @@ def _node_svg(node: Node, x, y, game, negamax, describe, pv) -> str:
         [f"path: {path} (ply {node.ply}, {kind})", f"window [α, β]: {window_text(node, negamax)}",
          f"value: {value_text(node, negamax)}", *notes, "", describe(node.state)]
     ))
-    move = "" if node.move is None else game.format_move(node.move)
+    move = "" if node.move is None else move_text(node, tree, game)
     value = value_text(node, negamax).replace(" ", "")
     return (
         f'<g class="{classes}" data-index="{node.index}"><title>{escape(title)}</title>{shape}'

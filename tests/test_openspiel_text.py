@@ -158,3 +158,11 @@ def test_the_conformance_kit_tells_a_bot_its_opening_in_the_texts_of_their_posit
     check_bot(Opened(), chess, budgets=(Budget(nodes=10),), positions=3, seed=4)
     texts = [t for opening in Opened.openings for t in opening]
     assert texts and not any(t.isdigit() for t in texts), texts  # chess's own notation, not action numbers
+
+
+def test_arena_tree_writes_the_moves_in_their_positions(capsys):
+    # after 1. e4 e5 the knight's move from g1 is written Nf3, not as an action number
+    assert main(["tree", "openspiel.chess", "--moves", "e4", "e5", "--bot", "minimax:depth=1"]) == 0
+    out = capsys.readouterr().out
+    moves = [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
+    assert "Nf3" in moves and len(moves) == 29 and not any(m.isdigit() for m in moves), moves
