@@ -19,6 +19,8 @@ import re
 from typing import Iterable
 
 from arena.game import Game
+from arena.opening import split_text
+from arena.params import parse_spec
 
 _TAG_END = re.compile(r"(?<=>)")
 
@@ -44,9 +46,9 @@ def replay(game: Game, row: dict, moves: Iterable[dict]) -> dict:
     Boards are ``boards[k]``: the position after ``k`` plies, as fragment numbers into
     ``parts``. If a move cannot be replayed, the boards stop before it and ``error`` says why.
     """
-    opening = row["opening"].split()
+    opening = split_text(row["opening"])  # "[fen=...] e7e5": a position of an openings file, then moves
     listed = [
-        {"ply": i, "player": None, "move": text} for i, text in enumerate(opening)
+        {"ply": i, "player": None, "move": text} for i, text in enumerate(opening.moves)
     ] + [
         {"ply": int(m["ply"]), "player": int(m["player"]), "move": m["move"], "nodes": _number(m["nodes"]),
          "depth": _number(m["depth"]), "score": _number(m["score"]), "seconds": _number(m["seconds"])}
@@ -61,18 +63,21 @@ def replay(game: Game, row: dict, moves: Iterable[dict]) -> dict:
         boards.append([parts.setdefault(f, len(parts)) for f in _fragments(text, svg)])
 
     try:
+        if opening.params:  # the game as this opening's position parameters make it
+            _, values = parse_spec(opening.game_spec(game.spec))
+            game = type(game)(**type(game).parse_params(values))
         state = game.initial_state()
         svg = game.svg(state) is not None
         draw(state)
         for entry in listed:
-            state = game.apply(state, game.parse_move(entry["move"]))
+            state = game.apply(state, game.parse_move_in(state, entry["move"]))
             draw(state)
     except Exception as exc:  # a game that cannot replay its own record: the page says so
         error = f"the boards stop at ply {max(len(boards) - 1, 0)}: {type(exc).__name__}: {exc}"
     return {
         "id": int(row["game_id"]), "first": row["first"], "second": row["second"],
         "names": [game.player_name(0), game.player_name(1)], "result": row["result"],
-        "termination": row["termination"], "message": row["message"], "opening": len(opening),
+        "termination": row["termination"], "message": row["message"], "opening": len(opening.moves),
         "moves": listed, "kind": "svg" if svg else "text", "parts": list(parts), "boards": boards, "error": error,
     }
 

@@ -4,7 +4,8 @@ import pytest
 
 import results
 from arena.front.cli import main
-from arena.front.openings import OpeningBook, OpeningsError, split_text, stored_text
+from arena.front.openings import OpeningBook
+from arena.opening import OpeningsError, split_text, stored_text
 
 RUN = ["run", "--game", "connect4", "--bot", "greedy", "--bot", "random", "--budget", "nodes=200",
        "--jobs", "1", "--no-progress"]
@@ -103,6 +104,16 @@ def test_chess_positions_by_fen(tmp_path, capsys):
     capsys.readouterr()
     assert main(["show", str(db), "1"]) == 0
     assert f"opening: [fen={fen}] a1a7" in capsys.readouterr().out
+    # the HTML report replays it from that position, to its last ply
+    from arena import get_registry
+    from results.replay import replay
+
+    tables = results.load(db)
+    row = tables.games.iloc[0].to_dict()
+    moves = tables.moves[tables.moves.game_id == row["game_id"]].sort_values("ply").to_dict("records")
+    data = replay(get_registry().game("chess"), row, moves)
+    assert data["error"] is None and data["opening"] == 1
+    assert len(data["boards"]) == 1 + 1 + len(moves)  # the start, the opening move, every bot's move
 
 
 def test_books_checked_before_they_are_read_by_a_game(tmp_path):

@@ -166,3 +166,16 @@ def test_arena_tree_writes_the_moves_in_their_positions(capsys):
     out = capsys.readouterr().out
     moves = [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
     assert "Nf3" in moves and len(moves) == 29 and not any(m.isdigit() for m in moves), moves
+
+
+def test_the_html_report_replays_moves_written_in_their_positions():
+    from results.replay import replay
+    from results.rows import game_row, move_rows
+
+    chess = REGISTRY.game("openspiel.chess")
+    bots = [REGISTRY.bot("random"), REGISTRY.bot("random")]
+    record = play_game(chess, bots, budgets=(Budget(nodes=1),) * 2, seed=3, opening=("e4", "e5"))
+    moves = move_rows(record, 0)
+    assert any(not m["move"].isdigit() for m in moves)  # stored as chess notation
+    data = replay(chess, game_row(record, 0, 0), moves)
+    assert data["error"] is None and len(data["boards"]) == 1 + record.plies

@@ -8,7 +8,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from arena.front.openings import split_text
+from arena.opening import split_text
 from arena.front.play import move_line
 from arena.front.settings import UsageError
 from arena.errors import ArenaError

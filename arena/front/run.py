@@ -19,7 +19,7 @@ from arena.execution.pool import Failure
 from arena.execution.specs import registry_for
 from arena.front.settings import RunSettings
 from arena.front import growth
-from arena.front.openings import stored_text
+from arena.opening import stored_text
 from arena.front.rounds import watcher_for
 from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate, with_short_names
 from arena.front.watch import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)

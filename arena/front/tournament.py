@@ -11,7 +11,8 @@ from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
 from arena.execution import sandbox
 from arena.execution.task import GameTask
-from arena.front.openings import Opening, OpeningBook
+from arena.front.openings import OpeningBook
+from arena.opening import Opening
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import parse_spec
