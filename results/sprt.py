@@ -265,7 +265,7 @@ def _logistic_elo(s: float) -> float:
         return -math.inf
     if s >= 1:
         return math.inf
-    return -400 * math.log10(1 / s - 1)
+    return -400 * math.log10(1 / s - 1) + 0.0  # + 0.0: an even score is 0, not -0 (printed "-0")
 
 
 def _expected_score(elo: float) -> float:

@@ -275,3 +275,8 @@ def test_only_empty_counts_are_regularized(monkeypatch):
     monkeypatch.setattr(sprt, "EMPTY", 1e-2)
     assert llr((0, 0, 400), 0, 5) != with_zero
     assert llr((1, 2, 400), 0, 5) == without
+
+
+def test_an_even_score_is_elo_zero_not_minus_zero():
+    value = sprt.elo((0, 0, 1, 0, 0)).value
+    assert value == 0 and math.copysign(1.0, value) == 1.0  # a report shows "0", not "-0"
