@@ -217,6 +217,12 @@ class PlacementState(SpielState):
     def key(self):
         return sum(1 << (2 * a + i % 2) for i, a in enumerate(self.state.history()))
 
+    def __hash__(self):  # an int key is returned as it is (Python hashes it): a call fewer per node
+        key = self._key
+        if key is None:
+            key = self._key = self.key()
+        return key
+
 
 class HistoryState(SpielState):
     """Keyed by the moves played: a hash chained move by move (set by ``apply`` as it goes),
@@ -235,7 +241,7 @@ class HistoryState(SpielState):
             return NotImplemented
         return hash(self) == hash(other) and self.state.history() == other.state.history()
 
-    __hash__ = SpielState.__hash__  # defining __eq__ would otherwise unset it
+    __hash__ = PlacementState.__hash__  # an int key too; defining __eq__ would otherwise unset it
 
 
 def _restore(game_string: str, history: tuple) -> SpielState:
