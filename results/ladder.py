@@ -89,7 +89,8 @@ def assign(members: list[dict], batch: int) -> str:
         elif m.get("left") is not None and m.get("from_batch") is not None and m.get("left_batch") is None:
             m["left_batch"] = batch
             leaves.append(m["name"])
-    return "; ".join(f"{', '.join(who)} {verb}" for who, verb in ((joins, "join"), (leaves, "leave")) if who)
+    return "; ".join(f"{', '.join(who)} {verb + 's' * (len(who) == 1)}" for who, verb in ((joins, "join"), (leaves, "leave"))
+                     if who)
 
 
 def update_config(store, tournament, change) -> dict:
@@ -120,12 +121,13 @@ def ratings(results: dict[int, tuple[str, str, float]], before: int) -> dict[str
     return elo(games)["elo"].to_dict()
 
 
-def placement_opponents(placed_by_rating: Sequence[str], count: int) -> list[str]:
+def placement_opponents(placed_by_rating: Sequence[str], count: int, offset: float = 0.5) -> list[str]:
     """``count`` opponents spread over a field sorted best first: the bots at the quantiles
-    (k + 1/2) / count, all different (fewer when the field is smaller)."""
+    (k + offset) / count, all different (fewer when the field is smaller). Bots placed in the
+    same batch take different offsets, so they do not all meet the same opponents."""
     n = len(placed_by_rating)
     count = min(count, n)
-    return [placed_by_rating[int((k + 0.5) * n / count)] for k in range(count)]
+    return [placed_by_rating[min(n - 1, int((k + offset) * n / count))] for k in range(count)]
 
 
 def rating_pairs(
@@ -172,8 +174,8 @@ def draw_batch(members: Sequence[dict], number: int, results: dict[int, tuple[st
     rng = random.Random(json.dumps(["ladder", seed, number]))
     tie = {b: rng.random() for b in active}
     by_rating = sorted(placed, key=lambda b: (-rating.get(b, 0.0), tie[b]))
-    for bot in fresh:
-        opponents = placement_opponents(by_rating, placement)
+    for j, bot in enumerate(fresh):
+        opponents = placement_opponents(by_rating, placement, (j + 0.5) / len(fresh))
         batch.placing[bot] = opponents
         batch.pairings += [Pairing(bot, o, True) for o in opponents]
     met: dict[frozenset, int] = {}

@@ -262,7 +262,6 @@ def cmd_ladder(registry, args) -> int:
             values = {**{k: DEFAULT_SETTINGS[k] for k in KEYS}, **given}
             config = tournament_config({"settings": values, "bots": []})
             check(config, registry, adds)
-            _distinct(adds)
             members = [ladders.member(e.name, e.spec, None if e.budget is None else str(e.budget), now()) for e in adds]
             stored = stored_config(values, shape.get("placement", ladders.PLACEMENT),
                                    shape.get("batch", max(8, 4 * jobs)), members)
@@ -278,7 +277,6 @@ def cmd_ladder(registry, args) -> int:
                                  "leave these flags out to use the stored ones, or give a new --name")
             if adds:
                 check(tournament_config(tournament.config), registry, adds)
-                _distinct(adds)
             if adds or removes:
                 ladders.update_config(store, tournament, lambda c: _change(c["bots"], name, adds, removes))
             parts = [f"added {', '.join(e.name for e in adds)}"] * bool(adds) + [f"removed {', '.join(removes)}"] * bool(removes)
@@ -320,13 +318,6 @@ def cmd_ladder(registry, args) -> int:
               "drawn from them: run the same command again to retry them", file=sys.stderr)
         return 1
     return 0
-
-
-def _distinct(adds) -> None:
-    seen = [e.name for e in adds]
-    twice = sorted({n for n in seen if seen.count(n) > 1})
-    if twice:
-        raise UsageError(f"bot name {twice[0]!r} is given twice in --add; give each its own display name: NAME=SPEC")
 
 
 def _change(members: list[dict], name: str, adds, removes) -> None:
