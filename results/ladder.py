@@ -109,16 +109,27 @@ def update_config(store, tournament, change) -> dict:
 
 
 def ratings(results: dict[int, tuple[str, str, float]], before: int) -> dict[str, float]:
-    """Elo of every bot from the games with ids below ``before`` (the reports' joint fit)."""
-    import pandas as pd
+    """Elo of every bot from the games with ids below ``before``: the reports' joint fit
+    (``results.report.ratings``), its counts made here without pandas (it runs every batch)."""
+    import numpy as np
 
-    from results.report import elo
+    from results.report import ratings as fit
 
-    rows = [r for i, r in results.items() if i < before]
+    rows = [r for i, r in results.items() if i < before and r[0] != r[1]]
     if not rows:
         return {}
-    games = pd.DataFrame(rows, columns=["first", "second", "score_first"])
-    return elo(games)["elo"].to_dict()
+    bots = sorted({b for first, second, _ in rows for b in (first, second)})
+    index = {b: k for k, b in enumerate(bots)}
+    i = np.fromiter((index[r[0]] for r in rows), int, len(rows))
+    j = np.fromiter((index[r[1]] for r in rows), int, len(rows))
+    x = np.fromiter((r[2] for r in rows), float, len(rows))
+    n = np.zeros((len(bots), len(bots)))
+    s = np.zeros_like(n)
+    np.add.at(n, (i, j), 1.0)
+    np.add.at(n, (j, i), 1.0)
+    np.add.at(s, (i, j), x)
+    np.add.at(s, (j, i), 1.0 - x)
+    return dict(zip(bots, fit(n, s).tolist()))
 
 
 def placement_opponents(placed_by_rating: Sequence[str], count: int, offset: float = 0.5) -> list[str]:
@@ -161,8 +172,9 @@ def rating_pairs(
 
 
 def draw_batch(members: Sequence[dict], number: int, results: dict[int, tuple[str, str, float]], seed: int,
-               placement: int, most: int) -> Batch:
-    """Batch ``number``'s pairings, from the members and the games of the batches before it."""
+               placement: int, most: int | None) -> Batch:
+    """Batch ``number``'s pairings, from the members and the games of the batches before it
+    (``most``: rating pairings at most; None: every placed bot once, as far as it can be)."""
     before = number * STRIDE
     rating = ratings(results, before)
     active = active_at(members, number)
@@ -186,7 +198,7 @@ def draw_batch(members: Sequence[dict], number: int, results: dict[int, tuple[st
         if i < before:
             played[first] = played.get(first, 0) + 1
             played[second] = played.get(second, 0) + 1
-    room = min(most, MAX_PAIRS - len(batch.pairings))
+    room = MAX_PAIRS - len(batch.pairings) if most is None else min(most, MAX_PAIRS - len(batch.pairings))
     batch.pairings += [Pairing(a, b) for a, b in rating_pairs(by_rating, rating, met, played, room, rng)]
     return batch
 

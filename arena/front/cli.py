@@ -227,7 +227,7 @@ def _ladder_parser(sub, d: dict) -> None:
                    help="pairings of a new bot's placement gauntlet, two games each, set at creation (default 4)")
     p.add_argument("--batch", type=int, metavar="P",
                    help="most rating pairings per batch (ratings are refit between batches), set at creation "
-                   "(default: 4 per job, at least 8)")
+                   "(default: every placed bot once a batch)")
     _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
     p.add_argument("--no-isolation", dest="isolate", action="store_false", default=None,
                    help="run bots inside the worker processes, set at creation")

@@ -13,6 +13,7 @@ mid-batch resumes by drawing the same batch again and playing only its missing g
 from __future__ import annotations
 
 import json
+import os
 import sys
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,10 @@ from results import ladder as ladders
 from results.rows import game_rows
 from results.store import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock, Store
 from results.writer import GameWriter
+
+# The ladder refits ratings (small matrices) between batches while the workers play: BLAS
+# threads would only spin against them on the same cores. Set before numpy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Settings fixed when a ladder is created, as ``arena run`` names them (see DEFAULT_SETTINGS).
 KEYS = ("game", "budget", "openings", "shuffle", "seed", "time_margin", "watchdog", "memory_limit", "output_limit",
@@ -188,6 +193,8 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
                 result.batches += 1
                 if len(result.failed) > failed:
                     break  # the next batch is drawn from this one's games: all of them
+                if all(i in results for i, _, _ in batch.games()):
+                    number += 1
         except KeyboardInterrupt:
             result.interrupted = aborted = True
         finally:
@@ -237,8 +244,6 @@ def now() -> str:
 
 def cmd_ladder(registry, args) -> int:
     """Create a ladder or record its joins and leaves; then run it, unless a running one picks them up."""
-    import os
-
     db, name = args.db, args.name or DEFAULT_NAME
     adds = [parse_entrant(text) for text in args.add or []]
     removes = list(args.remove or [])
@@ -264,7 +269,7 @@ def cmd_ladder(registry, args) -> int:
             check(config, registry, adds)
             members = [ladders.member(e.name, e.spec, None if e.budget is None else str(e.budget), now()) for e in adds]
             stored = stored_config(values, shape.get("placement", ladders.PLACEMENT),
-                                   shape.get("batch", max(8, 4 * jobs)), members)
+                                   shape.get("batch"), members)
             store.open_tournament(name, config.game, stored, config.seed, 0, __version__)
             what = f"created ladder {name!r} ({config.game}, {config.budget}) with {', '.join(e.name for e in adds)}"
         else:
