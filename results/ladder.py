@@ -204,7 +204,8 @@ def draw_batch(members: Sequence[dict], number: int, results: dict[int, tuple[st
 
 
 def ladder_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
-    """Per member, best first: Elo with its 95% interval, games played, joined, left, status."""
+    """Per member, best first: Elo with its 95% interval, games played, joined, left, and status:
+    joining (recorded, not yet drawn), placing (in its placement gauntlet), active, or left."""
     import pandas as pd
 
     from results.report import elo
@@ -216,12 +217,13 @@ def ladder_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
     rows = []
     for m in members:
         name = m["name"]
+        first = m.get("from_batch")
         if m.get("left") is not None:
             status = "left"
-        elif m.get("from_batch") is None:
-            status = "waiting"
-        elif m["from_batch"] >= last and counts.get(name, 0) <= 2 * config.get("placement", PLACEMENT):
-            status = "placing"
+        elif first is None:
+            status = "joining"  # recorded; the ladder has not drawn a batch since
+        elif first >= last and not _founder(members, first):
+            status = "placing"  # its placement gauntlet is the latest batch, or the next
         else:
             status = "active"
         rated = name in fit.index
@@ -237,6 +239,11 @@ def ladder_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
     table = table.sort_values("elo", ascending=False, kind="stable", na_position="last")
     table.insert(0, "rank", range(1, len(table) + 1))
     return table
+
+
+def _founder(members: Sequence[dict], batch: int) -> bool:
+    """Whether the bots joining at ``batch`` found no rated field there (see ``draw_batch``)."""
+    return len([b for b in active_at(members, batch) if next(m for m in members if m["name"] == b)["from_batch"] < batch]) < 2
 
 
 def _when(stamp: str | None) -> str | None:

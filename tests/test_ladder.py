@@ -217,6 +217,12 @@ def test_reports_and_listing_show_the_ladder(tmp_path, capsys):
     assert main(["list", db]) == 0
     out = capsys.readouterr().out
     assert "ladder  tictactoe  12 " in out and "partial" not in out
+    assert main(["ladder", db, "--add", "d=greedy", "--games", "0"]) == 0
+    assert ladder_table(_games(db), _config(db)).at["d", "status"] == "joining"
+    pytest.importorskip("jinja2", reason="the HTML report needs Jinja2")
+    assert main(["report", db, "--html", str(tmp_path / "r.html")]) == 0
+    page = (tmp_path / "r.html").read_text()
+    assert 'id="ladder-table"' in page and "Joined (UTC)" in page
 
 
 def _why_no_sandbox() -> str:
