@@ -179,6 +179,7 @@ def test_a_ladder_of_one_says_there_is_nothing_to_pair_then_plays_once_joined(tm
     (["--add", "c=nosuch"], "unknown bot 'nosuch'; available: "),
     (["--budget", "nodes=300"], "was created with other settings (--budget nodes=300 (stored nodes=200))"),
     (["--placement", "2"], "(--placement 2 (stored 4))"),
+    (["--sandbox"], "(--sandbox (created without it))"),
     (["--name", "other"], "no ladder 'other' in"),
     (["--games", "-1"], "--games must be 0 or more"),
     (["--add", "x=random", "x=greedy"], "bot name 'x' is used twice ('random' and 'greedy')"),

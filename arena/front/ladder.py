@@ -95,8 +95,10 @@ def conflicts(stored: dict, given: dict) -> list[str]:
             continue
         theirs = tournament_config(stored | {"bots": []}).identity()
         if mine != theirs:
-            shown = stored["settings"].get(key)
-            out.append(f"{FLAGS[key]} {value} (stored {shown})")
+            if isinstance(value, bool):  # a flag given alone: the ladder was made without it
+                out.append(f"{FLAGS[key]} (created without it)")
+            else:
+                out.append(f"{FLAGS[key]} {value} (stored {stored['settings'].get(key)})")
     return out
 
 
@@ -130,6 +132,9 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
         tournament = store.tournament(name)
         stored = tournament.config
         config = tournament_config(stored)
+        if config.opening_book is not None and config.opening_book.identity() != stored.get("opening_book"):
+            raise UsageError(f"the openings file {config.opening_book.path!r} of ladder {name!r} has changed since the "
+                             "ladder was created; restore it, or start a new ladder with --name")
         game = check(config, registry, [e for e, m in zip(config.bots, stored["bots"]) if m.get("left") is None])
         results = {r["game_id"]: (r["first"], r["second"], {"1-0": 1.0, "0-1": 0.0}.get(r["result"], 0.5))
                    for r in store.summaries(tournament)}
@@ -254,6 +259,8 @@ def cmd_ladder(registry, args) -> int:
             raise UsageError(f"{FLAGS[key]} must be between 1 and {ladders.MAX_PAIRS} pairings, got {value}")
     if args.games is not None and args.games < 0:
         raise UsageError(f"--games must be 0 or more (0: record joins and leaves, play nothing), got {args.games}")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     jobs = args.jobs or os.cpu_count() or 1
     with Store(db, create=bool(adds)) as store:
         found = {t.name: t for t in store.tournaments()}
