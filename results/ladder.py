@@ -10,7 +10,7 @@ replaying the stored games pairs every batch alike.
 Batch ``b``'s games have ids ``b * STRIDE`` on, two per pairing (one opening, colours
 swapped), so which batch a game belongs to is read from its id and the ratings before a
 batch are one fit of the games below its first id. A batch holds first a placement gauntlet
-for every bot joining at it (``PLACEMENT`` pairings against opponents spread over the
+for every bot without games yet (``PLACEMENT`` pairings against opponents spread over the
 ratings of the placed field), then rating pairings among the placed bots (each at most
 once): least-played bots choose first, each the partner nearest in rating, a pairing
 already played counting as ``REMATCH_ELO`` Elo further per time. Ratings are the joint
@@ -59,6 +59,8 @@ class Batch:
     founders: list[str] = field(default_factory=list)
     """Bots that start in rating pairings without placement: no rated field to place them against."""
     active: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+    """New bots left for the next batch: this one is full."""
 
     @property
     def start(self) -> int:
@@ -177,9 +179,17 @@ def draw_batch(members: Sequence[dict], number: int, results: dict[int, tuple[st
     (``most``: rating pairings at most; None: every placed bot once, as far as it can be)."""
     before = number * STRIDE
     rating = ratings(results, before)
+    met: dict[frozenset, int] = {}
+    played: dict[str, int] = {}
+    for i, (first, second, _) in results.items():
+        if i < before:
+            if i % 2 == 0:  # a pairing's first game counts it once
+                met[frozenset((first, second))] = met.get(frozenset((first, second)), 0) + 1
+            played[first] = played.get(first, 0) + 1
+            played[second] = played.get(second, 0) + 1
     active = active_at(members, number)
-    fresh = [m["name"] for m in members if m["name"] in active and m["from_batch"] == number]
-    placed = [b for b in active if b not in fresh]
+    fresh = [b for b in active if not played.get(b)]  # placed by their first games
+    placed = [b for b in active if played.get(b)]
     batch = Batch(number, [], rating, active=active)
     if len(placed) < 2:  # no rated field to place against: everyone starts in rating pairings
         batch.founders, fresh, placed = fresh, [], active
@@ -188,16 +198,11 @@ def draw_batch(members: Sequence[dict], number: int, results: dict[int, tuple[st
     by_rating = sorted(placed, key=lambda b: (-rating.get(b, 0.0), tie[b]))
     for j, bot in enumerate(fresh):
         opponents = placement_opponents(by_rating, placement, (j + 0.5) / len(fresh))
+        if len(batch.pairings) + len(opponents) > MAX_PAIRS:
+            batch.waiting = fresh[j:]  # more newcomers than a batch holds: the rest are placed next batch
+            break
         batch.placing[bot] = opponents
         batch.pairings += [Pairing(bot, o, True) for o in opponents]
-    met: dict[frozenset, int] = {}
-    played: dict[str, int] = {}
-    for i, (first, second, _) in results.items():
-        if i < before and i % 2 == 0:  # a pairing's first game counts it once
-            met[frozenset((first, second))] = met.get(frozenset((first, second)), 0) + 1
-        if i < before:
-            played[first] = played.get(first, 0) + 1
-            played[second] = played.get(second, 0) + 1
     room = MAX_PAIRS - len(batch.pairings) if most is None else min(most, MAX_PAIRS - len(batch.pairings))
     batch.pairings += [Pairing(a, b) for a, b in rating_pairs(by_rating, rating, met, played, room, rng)]
     return batch
@@ -213,16 +218,19 @@ def ladder_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
     fit = elo(games) if len(games) else pd.DataFrame(columns=["elo", "elo_low", "elo_high"])
     members = config.get("bots", [])
     counts = pd.concat([games["first"], games["second"]]).value_counts() if len(games) else pd.Series(dtype=int)
+    ids = pd.concat([games[["first", "game_id"]].set_axis(["bot", "id"], axis=1),
+                     games[["second", "game_id"]].set_axis(["bot", "id"], axis=1)])
+    start = (ids.groupby("bot")["id"].min() // STRIDE).to_dict() if len(games) else {}
     last = int(games["game_id"].max()) // STRIDE if len(games) else -1
     rows = []
     for m in members:
         name = m["name"]
-        first = m.get("from_batch")
+        first = start.get(name, last + 1)  # the batch of its first games (the next, if none yet)
         if m.get("left") is not None:
             status = "left"
-        elif first is None:
+        elif m.get("from_batch") is None:
             status = "joining"  # recorded; the ladder has not drawn a batch since
-        elif first >= last and not _founder(members, first):
+        elif first >= last and sum(b < first for b in start.values()) >= 2:
             status = "placing"  # its placement gauntlet is the latest batch, or the next
         else:
             status = "active"
@@ -239,11 +247,6 @@ def ladder_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
     table = table.sort_values("elo", ascending=False, kind="stable", na_position="last")
     table.insert(0, "rank", range(1, len(table) + 1))
     return table
-
-
-def _founder(members: Sequence[dict], batch: int) -> bool:
-    """Whether the bots joining at ``batch`` found no rated field there (see ``draw_batch``)."""
-    return len([b for b in active_at(members, batch) if next(m for m in members if m["name"] == b)["from_batch"] < batch]) < 2
 
 
 def _when(stamp: str | None) -> str | None:

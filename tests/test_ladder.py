@@ -73,6 +73,13 @@ def test_a_batch_places_new_bots_founds_an_empty_ladder_and_leaves_out_those_who
     assert batch.placing == {"e": ["a", "c", "d"]}  # only three rated bots are still in
     assert all(p.placing for p in batch.pairings[:3]) and "b" not in {x for p in batch.pairings for x in (p.first, p.second)}
     assert [g[0] for g in batch.games()][:2] == [STRIDE, STRIDE + 1]
+    # more newcomers than a batch holds: those that do not fit are placed in the next one
+    crowd = members + [_member(f"n{k:03d}", 1) for k in range(200)]
+    batch = draw_batch(crowd, 1, results_, seed=1, placement=4, most=8)
+    assert len(batch.placing) == 166 and len(batch.waiting) == 200 - 165 and len(batch.games()) < STRIDE
+    # a bot of the founding batch that sat out (an odd field) is placed once the others have games
+    batch = draw_batch([_member(n, 0) for n in "abc"], 1, {0: ("a", "b", 1.0), 1: ("b", "a", 0.5)}, 1, 4, 8)
+    assert batch.placing == {"c": ["a", "b"]}
 
 
 def test_bots_added_in_three_waves_end_in_their_true_order(tmp_path, capsys):

@@ -222,6 +222,8 @@ def _tell(batch: ladders.Batch, todo: list, placement: int, say) -> None:
         shown = ", ".join(f"{o} ({batch.ratings.get(o, 0.0):+.0f})" for o in opponents)
         fewer = f" (only {len(opponents)} rated bots: {placement} pairings asked)" if len(opponents) < placement else ""
         say(f"batch {batch.number + 1}: placing {bot} against {shown}{fewer}")
+    if batch.waiting:
+        say(f"batch {batch.number + 1} is full: {len(batch.waiting)} new bots are placed in the next")
 
 
 def _postfix(batch: ladders.Batch) -> str:
