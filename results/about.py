@@ -76,7 +76,7 @@ class About:
         return cls(
             name=tournament.name, game=tournament.game, bots=bots, finished=int(finished),
             # an SPRT or a race stops when it decides: its schedule is a most, never "partial"
-            scheduled=None if config.get("format") in ("sprt", "race") else tournament.scheduled,
+            scheduled=None if config.get("format") in ("sprt", "race", "ladder") else tournament.scheduled,
             format=config.get("format"),
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
@@ -125,6 +125,8 @@ class About:
             parts.append(self.format + against)
         if self.rounds is not None:  # a Swiss: its rounds say how much each bot plays
             parts.append(f"{self.rounds} rounds, one opening with both colours per pairing")
+        elif self.format == "ladder":
+            parts.append("placement gauntlet, then rating pairings, one opening with both colours per pairing")
         elif self.race is not None:
             parts.append(f"at most {self.race['max_games']:,} games, drops at {self.race['confidence']:g} confidence")
         elif self.games_per_pairing is not None:

@@ -111,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
 
     _sprt_parser(sub)
+    _ladder_parser(sub, d)
 
     p = sub.add_parser("report", help="print or write the report of a stored tournament")
     p.add_argument("db", help="results database")
@@ -201,6 +202,39 @@ def _sprt_parser(sub) -> None:
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
     p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
+
+
+def _ladder_parser(sub, d: dict) -> None:
+    p = sub.add_parser(
+        "ladder", help="a standing ladder: bots join and leave over days, paired by rating",
+        description="A ladder that bots join (--add) and leave (--remove) over days. A new bot first plays a "
+        "placement gauntlet against opponents spread over the ratings, then rating pairings (near opponents, "
+        "least-played pairs first); ratings are one fit over all the ladder's games. Settings are fixed when the "
+        "ladder is created; later calls use the stored ones. It runs until Ctrl-C or --games; running it again "
+        "resumes. While it runs, --add or --remove from another terminal is recorded and picked up at its next batch.",
+    )
+    p.add_argument("db", help="results database (created with the ladder)")
+    p.add_argument("--add", action="extend", nargs="+", metavar="[NAME=]SPEC[@BUDGET]", help="bots joining the ladder")
+    p.add_argument("--remove", action="extend", nargs="+", metavar="NAME",
+                   help="bots leaving: their games stay and count in the ratings; they play no more")
+    p.add_argument("--games", type=int, metavar="N",
+                   help="play N more games in this call, then stop (default: until Ctrl-C; 0: record --add/--remove only)")
+    p.add_argument("--name", help="ladder name in the database (default ladder)")
+    p.add_argument("--game", help=f"game spec, set at creation (default {d['game']})")
+    p.add_argument("--budget", help=f"default per-move budget, set at creation (default {_setting_text(d['budget'])})")
+    _opening_flags(p, d)
+    p.add_argument("--placement", type=int, metavar="K",
+                   help="pairings of a new bot's placement gauntlet, two games each, set at creation (default 4)")
+    p.add_argument("--batch", type=int, metavar="P",
+                   help="most rating pairings per batch (ratings are refit between batches), set at creation "
+                   "(default: every placed bot once a batch)")
+    _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
+    p.add_argument("--no-isolation", dest="isolate", action="store_false", default=None,
+                   help="run bots inside the worker processes, set at creation")
+    _sandbox_flag(p)
+    p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
 
 
 _LIMIT_HELP = {
@@ -332,6 +366,12 @@ def _sprt(registry: Registry, args) -> int:
     return cmd_sprt(registry, args)
 
 
+def _ladder(registry: Registry, args) -> int:
+    from arena.front.ladder import cmd_ladder
+
+    return cmd_ladder(registry, args)
+
+
 def _modules(names):
     import importlib
 
@@ -350,6 +390,7 @@ COMMANDS = {
     "play": cmd_play,
     "run": cmd_run,
     "sprt": lambda registry, args: _sprt(registry, args),
+    "ladder": _ladder,
     "report": cmd_report,
     "list": cmd_list,
     "show": cmd_show,

@@ -52,6 +52,10 @@ def report_tables(tables, config: dict, fmt: str, pairs: bool = False) -> dict:
         from results.race import race_table
 
         out = {"race": race_table(tables.games, config), **report(tables.games, tables.moves)}
+    elif config.get("format") == "ladder":
+        from results.ladder import ladder_table
+
+        out = {"ladder": ladder_table(tables.games, config), **report(tables.games, tables.moves)}
     elif config.get("format") != "sprt":
         out = report(tables.games, tables.moves)
     else:
