@@ -109,6 +109,25 @@ def module_files(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def source_files(source: str) -> tuple[str, ...]:
+    """The files ``module_files`` would bind for a plugin source (``module`` or ``module:attribute``),
+    found on sys.path without importing anything: a sandboxed plugin's code never runs out here.
+    Empty if the module is not found."""
+    from importlib.machinery import PathFinder
+
+    out, search = [], None
+    for part in source.partition(":")[0].strip().split("."):
+        spec = PathFinder.find_spec(part, search)
+        if spec is None:
+            return ()
+        search = spec.submodule_search_locations
+        if spec.origin and os.path.isfile(spec.origin):  # None or "namespace" for a namespace package
+            out.append(os.path.abspath(spec.origin))
+    if out and search is not None and os.path.basename(out[-1]) == "__init__.py":
+        out[-1] = os.path.dirname(out[-1])  # the package named itself: its whole folder
+    return tuple(out)
+
+
 def engine_argv(argv: list[str]) -> tuple[list[str], Sandbox]:
     """An engine's command line with every path in it made absolute (it runs in /scratch),
     and a sandbox that shows it the folders of those paths (its own files)."""
