@@ -264,3 +264,17 @@ def test_probing_costs_a_sandboxed_process_start_per_plugin_in_parallel(nosy, ca
     with capsys.disabled():
         print(f"\nprobing set-up: 2 plugins {seconds[2]:.2f}s, 8 plugins {seconds[8]:.2f}s")
     assert seconds[8] < 60
+
+
+@needs_bwrap
+def test_validate_refuses_to_build_a_third_party_bot_of_a_sandboxed_config_from_a_plain_registry(nosy):
+    from arena.plugins import get_registry
+    from arena.front.tournament import validate
+
+    module = importlib.import_module(nosy.module())
+    nosy.reached()  # imported here on purpose: only validate's own building is under test
+    nosy.marker.unlink()
+    config = TournamentConfig(game="tictactoe", bots=(Entrant("nosy", "nosy"), Entrant("random", "random")), sandbox=True)
+    with pytest.raises(ArenaError, match="'nosy' of plugin .* would be built outside a sandbox"):
+        validate(config, get_registry(plugins=[module]))
+    assert nosy.reached() == ([], 0)

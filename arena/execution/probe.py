@@ -32,6 +32,8 @@ from arena.limits import Limits
 
 MODULE = "arena.execution.probe"  # run as __main__, so not __name__
 OUTPUT_TAIL = 400
+#: The longest answer read from a probe (a plugin's listing is a few KiB).
+ANSWER_BYTES = 16 << 20
 
 
 def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dict:
@@ -92,7 +94,7 @@ def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dic
 
 def _read(fd: int, deadline: float) -> bytes | None:
     """Everything written to ``fd`` until it closes, or None past ``deadline``."""
-    chunks = []
+    chunks, size = [], 0
     with selectors.DefaultSelector() as sel:
         sel.register(fd, selectors.EVENT_READ)
         while True:
@@ -103,6 +105,9 @@ def _read(fd: int, deadline: float) -> bytes | None:
             if not chunk:
                 return b"".join(chunks)
             chunks.append(chunk)
+            size += len(chunk)
+            if size > ANSWER_BYTES:
+                return b""  # not JSON: reported as a failed probe
 
 
 def examine(request: dict) -> dict:

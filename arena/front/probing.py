@@ -136,6 +136,11 @@ def check_bot(registry, spec: str, game: Game, limits: Limits) -> None:
     if isinstance(cls, ProbedClass):
         cls.check(spec, text)
         return
+    if limits.sandbox and isinstance(registry, Registry) and registry.bots[name].plugin not in DEFAULT_PLUGINS:
+        raise ArenaError(
+            f"bot {spec!r} of plugin {registry.bots[name].plugin!r} would be built outside a sandbox: a sandboxed "
+            "tournament is checked against arena.front.probing.sandboxed_registry"
+        )
     values = cls.parse_params(text)
     if cls.interactive:
         raise ParameterError(f"bot {spec!r} is played by a person and cannot enter a tournament")
@@ -236,6 +241,8 @@ def sandboxed_registry(game: str, specs, plugins=(), limits: Limits = Limits(san
             raise PluginError(f"cannot import plugin {trusted[0]!r} of game {name!r}: {type(exc).__name__}: {exc}") from None
         again = sorted({probed[n].source for n in map(_name, specs) if n in probed} - set(trusted))
         for source, answer in zip(again, _probe_all([(s, trusted) for s in again], game, specs, limits)):
+            if "failed" in answer:
+                raise PluginError(f"plugin {source!r} fails in its sandbox beside game {name!r}: {answer['failed']}")
             for spec, found in answer.get("checks", {}).items():
                 n, text = parse_spec(spec)
                 if n in probed and probed[n].source == source:
