@@ -131,6 +131,8 @@ def test_the_hidden_files_are_the_other_plugins_only(site):
     assert set(sandbox.hidden()) == alpha_files | beta_files  # gamma is no plugin: never hidden
     assert set(sandbox.hidden([str(r / site.alpha)])) == beta_files
     assert set(sandbox.hidden([str(r / f"{site.beta}.py")])) == alpha_files
+    assert set(sandbox.hidden([str(r / site.alpha / "engine")])) == beta_files  # an engine in alpha's package
+    assert set(sandbox.hidden([str(r)])) == alpha_files | beta_files  # a folder holding plugins owns none
     assert not any(p.startswith(sandbox.package_paths()) for p in sandbox.hidden())
 
 

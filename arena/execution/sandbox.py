@@ -108,8 +108,8 @@ def package_paths() -> tuple[str, ...]:
 
 def hidden(readable=()) -> list[str]:
     """The files of installed plugin distributions a sandbox showing ``readable`` hides: every
-    one's but a distribution's holding (or held in) a readable path, found without importing
-    any; never the arena's own packages, and only what the sandbox would show."""
+    one's but a distribution's holding a readable path (the plugin's own, or an engine's in it),
+    found without importing any; never the arena's own packages, and only what the sandbox shows."""
     from arena.execution.installed import plugin_distributions
 
     own = [os.path.abspath(p) for p in readable]
@@ -118,7 +118,7 @@ def hidden(readable=()) -> list[str]:
     out = []
     for dist in plugin_distributions():
         paths = [p for p in dist.paths if os.path.lexists(p) and not os.path.islink(p)]
-        if any(_overlap(p, q) for p in paths for q in own):
+        if any(_within(q, p) for p in paths for q in own):
             continue  # the process's own plugin (or the game's)
         out += [p for p in paths if any(_within(p, s) and p != s for s in shown) and not any(_overlap(p, a) for a in arena)]
     return _unique(out)
