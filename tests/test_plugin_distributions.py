@@ -134,6 +134,7 @@ def test_the_hidden_files_are_the_other_plugins_only(site):
     assert set(sandbox.hidden([str(r / site.alpha / "engine")])) == beta_files  # an engine in alpha's package
     assert set(sandbox.hidden([str(r)])) == alpha_files | beta_files  # a folder holding plugins owns none
     assert not any(p.startswith(sandbox.package_paths()) for p in sandbox.hidden())
+    assert site.alpha not in sys.modules and site.beta not in sys.modules  # found, never imported
 
 
 def test_without_the_sandbox_each_plugin_reads_the_other(site):
