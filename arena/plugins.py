@@ -93,6 +93,25 @@ def load_entry_points(pm: pluggy.PluginManager, errors: list[str]) -> None:
             errors.append(f"{label} is not usable: {exc}")
 
 
+def load_plugin(source: str):
+    """The plugin object named by ``source``: a module, or ``module:attribute`` as entry points name one."""
+    module, _, attribute = source.partition(":")
+    obj = importlib.import_module(module.strip())
+    for part in filter(None, attribute.strip().split(".")):
+        obj = getattr(obj, part)
+    return obj
+
+
+def entry_point_sources() -> list[tuple[str, str]]:
+    """Each third-party entry point as (label naming it, its source for ``load_plugin``), read
+    from the installed distributions' metadata without importing them."""
+    out = []
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        dist = ep.dist
+        out.append((f"plugin {ep.name!r} ({dist.name} {dist.version})" if dist else f"plugin {ep.name!r}", ep.value))
+    return out
+
+
 def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:
     """Build a registry: built-ins, then entry points, then ``plugins`` (modules or objects).
 

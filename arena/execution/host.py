@@ -67,7 +67,8 @@ def serve(conn: Connection) -> None:
     from arena.execution.specs import fresh_game, registry_for
 
     plugins = tuple(setup["plugins"])
-    registry = registry_for(plugins)
+    entry_points = setup.get("entry_points", True)
+    registry = registry_for(plugins, entry_points)
     output_limit = setup["output_bytes"]
     _limit(resource.RLIMIT_FSIZE, output_limit)
     _limit(resource.RLIMIT_AS, setup["memory_bytes"])
@@ -88,7 +89,7 @@ def serve(conn: Connection) -> None:
                 bot = registry.bot(spec)
                 counter = Counter()
                 # a copy per game, as in the worker, counting what the bot's apply makes
-                view = counted(fresh_game(game_spec, plugins), counter)
+                view = counted(fresh_game(game_spec, plugins, entry_points), counter)
                 bot.new_game(view, player, seed)
                 answer = ("ok",)
             else:

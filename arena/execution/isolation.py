@@ -20,10 +20,8 @@ from arena.budget import Counter
 from arena.errors import BotFault
 from arena.execution import host as host_module
 from arena.execution import sandbox
-from arena.execution.specs import registry_for
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
-from arena.params import parse_spec
 from arena.records import Termination
 
 #: Seconds a host may take to start (Python, imports, plugins), on a busy machine.
@@ -32,7 +30,8 @@ HOST_START_TIMEOUT = 60.0
 
 class HostProcess:
     """One running host process and the socket to it; under ``limits.sandbox``, in a sandbox
-    that shows it only its plugin modules' files (see arena.execution.sandbox)."""
+    that shows it only its plugins' files (see arena.execution.sandbox): in a sandboxed run,
+    ``plugins`` are the bot's own plugin and the game's, and no entry point is loaded."""
 
     def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits):
         self.spec = spec
@@ -41,7 +40,7 @@ class HostProcess:
         argv = [sys.executable, "-m", host_module.__name__]
         path = sys.path
         if self.scratch is not None:
-            own = tuple(f for name in plugins for f in sandbox.module_files(name))
+            own = tuple(f for name in plugins for f in sandbox.source_files(name))  # found, not imported
             root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(host_module.__file__))))
             box = sandbox.Sandbox(own, (("PYTHONPATH", root),))  # where arena/ is, for python -m
             argv = sandbox.wrap(argv, box, self.scratch.path)
@@ -64,6 +63,7 @@ class HostProcess:
                 {
                     "sys_path": path,
                     "plugins": list(plugins),
+                    "entry_points": not limits.sandbox,  # sandboxed: its own plugins only
                     "memory_bytes": limits.memory_bytes,
                     "output_bytes": limits.output_bytes,
                 }
@@ -214,8 +214,7 @@ class RemoteBot:
 
     def new_game(self, game: Game, player: int, seed: int) -> None:
         self.release()
-        plugins = own_plugins(self.spec, game.spec, self.plugins) if self.limits.sandbox else self.plugins
-        self.host = self.pool.acquire(self.spec, plugins, self.limits)
+        self.host = self.pool.acquire(self.spec, self.plugins, self.limits)
         self.host.new_game()
         self._budget = None
         request = ("start", self.spec, game.spec, player, seed)  # one round trip: build the bot, start the game
@@ -248,11 +247,3 @@ class RemoteBot:
             self.pool.release(self.host)
             self.host = None
 
-
-def own_plugins(spec: str, game_spec: str, plugins: tuple[str, ...]) -> tuple[str, ...]:
-    """The plugin modules among ``plugins`` that register the bot of ``spec`` or the game of
-    ``game_spec``: all a sandboxed host loads, so it sees no other plugin's files."""
-    registry = registry_for(plugins)
-    entries = (registry.bots.get(parse_spec(spec)[0]), registry.games.get(parse_spec(game_spec)[0]))
-    names = {entry.plugin for entry in entries if entry is not None}
-    return tuple(name for name in plugins if name in names)

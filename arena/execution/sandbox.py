@@ -6,6 +6,9 @@ A sandboxed process starts from an empty root and sees only what is bound into i
 - Python, read-only: the interpreter's prefixes and site-packages, and the arena's own
   packages (``arena``, ``games``, ``bots``), each bound alone, not the folder above them;
 - the bot's own files, read-only (``Sandbox.readable``): its plugin module, or its engine's folder;
+- hidden again under the above: the files of every installed distribution with an ``arena``
+  entry point (``arena.execution.installed``) but the process's own (those holding a
+  readable path), each folder covered by an empty read-only tmpfs and each file by /dev/null;
 - a scratch folder of its own, writable, at /scratch (also /tmp and /dev/shm), its HOME,
   TMPDIR and working folder: a fresh one for each process, removed when it ends;
 - a /proc of its own PID namespace and a minimal /dev.
@@ -72,6 +75,8 @@ def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
     # after the scratch folder: a Python or a bot's files under /tmp (a venv made there) stay visible
     for path in _unique(python_paths() + sandbox.readable):
         out += ["--ro-bind", path, path]
+    for path in hidden(sandbox.readable):
+        out += ["--tmpfs", path, "--remount-ro", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
     return out + ["--remount-ro", "/", "--chdir", SCRATCH, "--", *argv]
 
 
@@ -81,6 +86,15 @@ def python_paths() -> tuple[str, ...]:
     found = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
     found += [p for p in sys.path if os.path.basename(p) in ("site-packages", "dist-packages")]
     found.append(os.path.realpath(sys.executable))
+    found += package_paths()
+    found = [p for p in _unique(os.path.abspath(p) for p in found) if os.path.exists(p) and not _system(p)]
+    return tuple(p for p in found if not any(p.startswith(q + os.sep) for q in found))  # not inside another
+
+
+@lru_cache(maxsize=1)
+def package_paths() -> tuple[str, ...]:
+    """The folders of the arena's own packages."""
+    found = []
     for name in PACKAGES:
         module = sys.modules.get(name)
         if module is None:
@@ -88,9 +102,26 @@ def python_paths() -> tuple[str, ...]:
                 module = __import__(name)
             except ImportError:
                 continue
-        found += list(getattr(module, "__path__", ()))
-    found = [p for p in _unique(os.path.abspath(p) for p in found) if os.path.exists(p) and not _system(p)]
-    return tuple(p for p in found if not any(p.startswith(q + os.sep) for q in found))  # not inside another
+        found += [os.path.abspath(p) for p in getattr(module, "__path__", ())]
+    return tuple(found)
+
+
+def hidden(readable=()) -> list[str]:
+    """The files of installed plugin distributions a sandbox showing ``readable`` hides: every
+    one's but a distribution's holding a readable path (the plugin's own, or an engine's in it),
+    found without importing any; never the arena's own packages, and only what the sandbox shows."""
+    from arena.execution.installed import plugin_distributions
+
+    own = [os.path.abspath(p) for p in readable]
+    shown = [*python_paths(), *(s for s in SYSTEM if not os.path.islink(s))]
+    arena = package_paths()
+    out = []
+    for dist in plugin_distributions():
+        paths = [p for p in dist.paths if os.path.lexists(p) and not os.path.islink(p)]
+        if any(_within(q, p) for p in paths for q in own):
+            continue  # the process's own plugin (or the game's)
+        out += [p for p in paths if any(_within(p, s) and p != s for s in shown) and not any(_overlap(p, a) for a in arena)]
+    return _unique(out)
 
 
 def module_files(name: str) -> tuple[str, ...]:
@@ -106,6 +137,25 @@ def module_files(name: str) -> tuple[str, ...]:
         if i == len(parts) and os.path.basename(path) == "__init__.py":
             path = os.path.dirname(path)
         out.append(os.path.abspath(path))
+    return tuple(out)
+
+
+def source_files(source: str) -> tuple[str, ...]:
+    """The files ``module_files`` would bind for a plugin source (``module`` or ``module:attribute``),
+    found on sys.path without importing anything: a sandboxed plugin's code never runs out here.
+    Empty if the module is not found."""
+    from importlib.machinery import PathFinder
+
+    out, search = [], None
+    for part in source.partition(":")[0].strip().split("."):
+        spec = PathFinder.find_spec(part, search)
+        if spec is None:
+            return ()
+        search = spec.submodule_search_locations
+        if spec.origin and os.path.isfile(spec.origin):  # None or "namespace" for a namespace package
+            out.append(os.path.abspath(spec.origin))
+    if out and search is not None and os.path.basename(out[-1]) == "__init__.py":
+        out[-1] = os.path.dirname(out[-1])  # the package named itself: its whole folder
     return tuple(out)
 
 
@@ -174,6 +224,14 @@ def _system(path: str) -> bool:
     """True for a path inside a system folder, which every sandbox shows anyway."""
     real = os.path.realpath(path)
     return any(real == s or real.startswith(s + os.sep) for s in SYSTEM if not os.path.islink(s))
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + os.sep)
+
+
+def _overlap(a: str, b: str) -> bool:
+    return _within(a, b) or _within(b, a)
 
 
 def _unique(items) -> list[str]:

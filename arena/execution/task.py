@@ -32,3 +32,6 @@ class GameTask:
     """What the referee and the bot supervisor allow."""
     isolate: bool
     """Run each bot in a supervised process of its own."""
+    hosts: tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None = None
+    """In a sandboxed run, per player: the plugins its sandboxed host loads, for a bot of a
+    third-party plugin (which is never loaded where the referee runs); None for the arena's own bots."""

@@ -24,12 +24,9 @@ def play_scheduled(task: GameTask, plugins: tuple[str, ...] = ()) -> tuple[int, 
     Isolated bots run in host processes of this process (see arena.execution.isolation); a bot
     that cannot even be built loses the game, like any other fault.
     """
-    game = fresh_game(task.game, plugins)
-    bots = [
-        RemoteBot(spec, plugins, task.limits) if task.isolate and not _external(spec, plugins)
-        else _LocalBuild(spec, plugins, task.limits)
-        for spec in task.specs
-    ]
+    entry_points = not task.limits.sandbox  # a sandboxed run loads here only the plugins it names
+    game = fresh_game(task.game, plugins, entry_points)
+    bots = [_player(task, i, plugins, entry_points) for i in range(len(task.specs))]
     try:
         record = play_game(
             game,
@@ -56,10 +53,20 @@ def play_prepared(task: GameTask, plugins: tuple[str, ...], prepare: Callable) -
     return index, prepare(index, task.pairing, record)
 
 
-def _external(spec: str, plugins: tuple[str, ...]) -> bool:
+def _player(task: GameTask, i: int, plugins: tuple[str, ...], entry_points: bool):
+    spec = task.specs[i]
+    own = task.hosts[i] if task.hosts is not None else None
+    if own is not None:  # a third-party bot of a sandboxed run: only ever in a sandboxed host
+        return RemoteBot(spec, own, task.limits)
+    if task.isolate and not _external(spec, plugins, entry_points):
+        return RemoteBot(spec, plugins, task.limits)
+    return _LocalBuild(spec, plugins, task.limits, entry_points)
+
+
+def _external(spec: str, plugins: tuple[str, ...], entry_points: bool = True) -> bool:
     """True for a bot that runs its own process (``Bot.external``): isolating it adds nothing."""
     try:
-        return bool(bot_class(spec, plugins)[0].external)
+        return bool(bot_class(spec, plugins, entry_points)[0].external)
     except Exception:  # an unknown or broken spec: the game records the fault
         return False
 
@@ -86,11 +93,12 @@ class _LocalBuild:
 
     interactive = False
 
-    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits = DEFAULT_LIMITS):
+    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits = DEFAULT_LIMITS, entry_points: bool = True):
         self.spec, self.plugins, self.limits, self.bot = spec, plugins, limits, None
+        self.entry_points = entry_points
 
     def new_game(self, game, player, seed):
-        cls, params = bot_class(self.spec, self.plugins)
+        cls, params = bot_class(self.spec, self.plugins, self.entry_points)
         idle = _IDLE_EXTERNAL.get(self._key()) if cls.external else None
         self.bot = idle.pop() if idle else cls(**params)
         if cls.external:

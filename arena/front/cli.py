@@ -9,6 +9,7 @@ import sys
 import arena
 from arena.errors import ArenaError
 from arena.front.play import cmd_play
+from arena.front.probing import command_registry
 from arena.front.reports import (
     REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, report_text,
     write_html_report,
@@ -16,7 +17,7 @@ from arena.front.reports import (
 from arena.front.settings import DEFAULT_SETTINGS, RACE_CONFIDENCE, RACE_GAMES, UsageError
 from arena.front.tree import add_parser as add_tree_parser, cmd_tree
 from arena.params import format_value
-from arena.plugins import Registry, get_registry
+from arena.plugins import Registry
 
 
 class _Parser(argparse.ArgumentParser):
@@ -275,9 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help()
             return 2
-        registry = get_registry(plugins=_modules(getattr(args, "plugin", [])))
-        for line in registry.errors:
-            print(f"arena: warning: {line}", file=sys.stderr)
+        # run, sprt and play load plugins once they know whether the run is sandboxed
+        registry = None if args.command in LATE_PLUGINS else command_registry(getattr(args, "plugin", []))
         return COMMANDS[args.command](registry, args)
     except ArenaError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
@@ -335,6 +335,9 @@ def cmd_run(registry: Registry, args) -> int:
     values = settings(args.config, overrides)
     values.update(dask=args.dask, progress=not args.no_progress)
     config, run = build(values)
+    registry = command_registry(
+        args.plugin, config.sandbox, config.game, [e.spec for e in config.bots], config.limits, config.isolate
+    )
     result = run_tournament(config, run, plugins=args.plugin, registry=registry)
     db = str(run.database)
     if result.interrupted:
@@ -369,21 +372,10 @@ def _sprt(registry: Registry, args) -> int:
 def _ladder(registry: Registry, args) -> int:
     from arena.front.ladder import cmd_ladder
 
-    return cmd_ladder(registry, args)
+    return cmd_ladder(args)
 
 
-def _modules(names):
-    import importlib
-
-    out = []
-    for name in names:
-        try:
-            out.append(importlib.import_module(name))
-        except ImportError as exc:
-            raise UsageError(f"cannot import plugin module {name!r}: {exc}") from None
-    return out
-
-
+LATE_PLUGINS = ("run", "sprt", "play", "ladder")
 COMMANDS = {
     "games": lambda registry, args: _listing(registry, "games", args),
     "bots": lambda registry, args: _listing(registry, "bots", args),

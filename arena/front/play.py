@@ -11,6 +11,7 @@ import sys
 
 from arena.budget import Budget
 from arena.execution.isolation import RemoteBot, host_pool
+from arena.front.probing import command_registry, host_plugins
 from arena.front.settings import UsageError, parse_entrant, settings
 from arena.front.tournament import check_sandbox, short_names
 from arena.game import Game
@@ -23,16 +24,20 @@ from arena.referee import play_game
 OWN_LIMITS = ("depth", "max_depth", "playouts")
 
 
-def cmd_play(registry: Registry, args) -> int:
-    game = registry.game(args.game)
-    if len(args.bot) != 2:
-        raise UsageError(f"play needs exactly two --bot options, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
+def cmd_play(registry: Registry | None, args) -> int:
+    """Play one game; ``registry`` None: load the plugins here (in a sandboxed game, probe them)."""
     values = settings(None, {"budget": args.budget, "watchdog": args.watchdog, "time_margin": args.time_margin})
     default = Budget.parse(values["budget"])
     limits = Limits(time_margin=float(values["time_margin"]), watchdog=float(values["watchdog"]), sandbox=args.sandbox)
     if args.sandbox:
         check_sandbox(args.isolate)
-    entrants = short_names([parse_entrant(text) for text in args.bot], registry)
+    given = [parse_entrant(text) for text in args.bot]
+    if registry is None:
+        registry = command_registry(args.plugin, args.sandbox, args.game, [e.spec for e in given], limits, args.isolate)
+    game = registry.game(args.game)
+    if len(args.bot) != 2:
+        raise UsageError(f"play needs exactly two --bot options, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
+    entrants = short_names(given, registry)
     bots = [registry.bot(e.spec) for e in entrants]
     for bot in bots:
         if bot.external:
@@ -68,7 +73,7 @@ def cmd_play(registry: Registry, args) -> int:
         print(game.render(last[0]))
     # search bots play in supervised processes, as in tournaments; a person plays here
     plugins = tuple(args.plugin)  # the bot processes load them too
-    players = [RemoteBot(b.spec, plugins, limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
+    players = [RemoteBot(b.spec, host_plugins(registry, b.spec, plugins), limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
     try:
         record = play_game(
             game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin

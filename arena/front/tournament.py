@@ -9,9 +9,9 @@ from typing import Sequence
 
 from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
-from arena.execution import sandbox
 from arena.execution.task import GameTask
 from arena.front.openings import OpeningBook
+from arena.front.probing import ProbedRegistry, check_bot, check_sandbox  # noqa: F401 (check_sandbox: used from here)
 from arena.opening import Opening
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
@@ -127,6 +127,8 @@ class Schedule:
     """Each round's opening."""
     planned: int = 0
     """Most games a format paired round by round may play (its games are made as it goes)."""
+    hosts: dict | None = None
+    """In a sandboxed run, the plugins of each bot spec's host (see ``GameTask.hosts``)."""
     _by_name: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -144,12 +146,19 @@ class Schedule:
         return GameTask(
             index=index, pairing=pairing, game=spec, names=(first, second), specs=(a.spec, b.spec),
             budgets=(config.budget_of(a), config.budget_of(b)), seed=game_seed(config.seed, first, second, round),
-            opening=moves, limits=config.limits, isolate=config.isolate,
+            opening=moves, limits=config.limits, isolate=config.isolate, hosts=self.hosts_of(a.spec, b.spec),
         )
 
+    def hosts_of(self, first: str, second: str):
+        return None if self.hosts is None else (self.hosts[first], self.hosts[second])
 
-def validate(config: TournamentConfig, registry: Registry) -> Game:
-    """Check a config against the registry; return the game. Raises ParameterError or UnknownNameError."""
+
+def validate(config: TournamentConfig, registry: Registry | ProbedRegistry) -> Game:
+    """Check a config against the registry; return the game. Raises ParameterError or UnknownNameError.
+
+    A sandboxed tournament's registry is a ``ProbedRegistry`` (``arena.front.probing.sandboxed_registry``),
+    so no third-party bot is built here.
+    """
     game = registry.game(config.game)
     if config.sandbox:
         check_sandbox(config.isolate)
@@ -163,20 +172,7 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
                 f"give each its own display name: NAME=SPEC"
             )
         seen[entrant.name] = entrant.spec
-        name, text = parse_spec(entrant.spec)
-        cls = registry.bot_class(name)
-        values = cls.parse_params(text)
-        if cls.interactive:
-            raise ParameterError(f"bot {entrant.spec!r} is played by a person and cannot enter a tournament")
-        try:
-            bot = cls(**values)
-        except ParameterError:
-            raise
-        except Exception:
-            continue  # a constructor that fails loses its games, each recorded as a crash
-        if cls.external:
-            bot.limits = config.limits  # an engine is started to check it: sandboxed too
-        bot.check_game(game)
+        check_bot(registry, entrant.spec, game, config.limits)
     if config.games_per_pairing < 2 or config.games_per_pairing % 2:
         raise ParameterError(
             f"games per pairing must be an even number of at least 2 (colours are swapped), got {config.games_per_pairing}"
@@ -219,15 +215,6 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
     return game
 
 
-def check_sandbox(isolate: bool) -> None:
-    """Refuse, in one line, a sandbox without isolation or where bubblewrap cannot start."""
-    if not isolate:
-        raise ParameterError(
-            "--sandbox needs isolation: bots must run in processes of their own to be sandboxed; drop --no-isolation"
-        )
-    sandbox.check()
-
-
 def make_schedule(
     config: TournamentConfig,
     registry: Registry,
@@ -259,7 +246,8 @@ def make_schedule(
     rounds = round_count(config, stages)
     if openings is None or len(openings) < rounds:
         openings = round_openings(config, game, rounds)
-    schedule = Schedule(config, openings=openings)
+    hosts = {e.spec: registry.hosts(e.spec) for e in config.bots} if isinstance(registry, ProbedRegistry) else None
+    schedule = Schedule(config, openings=openings, hosts=hosts)
     if config.format == "swiss":
         schedule.planned = config.rounds * GAMES_PER_ROUND * (len(config.bots) // 2)
     if config.format == "race":
@@ -294,6 +282,7 @@ def make_schedule(
                     opening=moves,
                     limits=limits,
                     isolate=config.isolate,
+                    hosts=schedule.hosts_of(a.spec, b.spec),
                 )
             )
     return schedule

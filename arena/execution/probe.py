@@ -1,0 +1,200 @@
+"""What a third-party plugin registers, learned in a sandbox: its code never runs in the runner.
+
+In a sandboxed run the runner does not import third-party plugins. For each one it starts
+``python -m arena.execution.probe FD`` under bubblewrap (see arena.execution.sandbox), seeing
+only that plugin's files (and the game's plugin, if the game is a third party's), which
+imports it and answers, as JSON on ``FD``:
+
+    {"games": [name, ...], "bots": {name: {"interactive", "external", "follows_moves", "describe"}},
+     "errors": [line, ...], "game": true if it could build the game,
+     "checks": {spec: {"short", "params", "parameters", "error": [class, text], "broken": text}}}
+
+or ``{"failed": text}`` if the plugin cannot be loaded. A check builds the bot of each spec
+given whose name the plugin registers, and asks it whether it can play the game, as the
+runner does for the arena's own bots: "error" is the error it raised (a bad parameter, a
+refused game), "broken" a constructor that failed otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from arena.execution import sandbox
+from arena.limits import Limits
+
+MODULE = "arena.execution.probe"  # run as __main__, so not __name__
+OUTPUT_TAIL = 400
+#: The longest answer read from a probe (a plugin's listing is a few KiB).
+ANSWER_BYTES = 16 << 20
+
+
+def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dict:
+    """Load plugin ``source`` in a sandbox of its own and return its answer (see the module's text).
+
+    ``game_plugins`` (trusted) are loaded in the sandbox too, so a third-party game can be built;
+    the probe may take ``limits.watchdog`` seconds, and ``limits.memory_limit`` of memory.
+    """
+    scratch = sandbox.Scratch()
+    readable = tuple(f for name in (*game_plugins, source) for f in sandbox.source_files(name))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    box = sandbox.Sandbox(readable, (("PYTHONPATH", root),))  # where arena/ is, for python -m
+    request = {
+        "sys_path": [p or os.getcwd() for p in sys.path], "source": source, "game_plugins": list(game_plugins),
+        "game": game, "specs": list(specs), "memory_bytes": limits.memory_bytes, "output_bytes": limits.output_bytes,
+    }
+    ours, theirs = os.pipe()
+    output = tempfile.TemporaryFile()
+    try:
+        proc = subprocess.Popen(
+            sandbox.wrap([sys.executable, "-m", MODULE, str(theirs)], box, scratch.path),
+            pass_fds=(theirs,), stdin=subprocess.PIPE, stdout=output, stderr=output,
+        )
+    except OSError as exc:
+        os.close(ours)
+        scratch.close()
+        return {"failed": f"its sandbox cannot start: {exc}"}
+    finally:
+        os.close(theirs)
+    try:
+        try:
+            proc.stdin.write(json.dumps(request).encode())
+            proc.stdin.close()
+        except OSError:
+            pass  # it died at once: said below
+        data = _read(ours, time.monotonic() + limits.watchdog)
+        if data is None:
+            proc.kill()
+            proc.wait()
+            return {"failed": f"took longer than {limits.watchdog:g}s to load in its sandbox; its process was killed"}
+        code = proc.wait()
+        try:
+            return json.loads(data)
+        except ValueError:
+            output.seek(0, os.SEEK_END)
+            output.seek(max(0, output.tell() - OUTPUT_TAIL))
+            lines = [x.strip() for x in output.read().decode("utf-8", "replace").splitlines() if x.strip()]
+            tail = " | ".join(lines[-3:])
+            return {"failed": f"its process exited with code {code}" + (f" (last output: {tail})" if tail else "")}
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(ours)
+        output.close()
+        scratch.close()
+
+
+def _read(fd: int, deadline: float) -> bytes | None:
+    """Everything written to ``fd`` until it closes, or None past ``deadline``."""
+    chunks, size = [], 0
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not sel.select(left):
+                return None
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > ANSWER_BYTES:
+                return b""  # not JSON: reported as a failed probe
+
+
+def examine(request: dict) -> dict:
+    """Inside the sandbox: load the plugin and answer for it."""
+    from arena.errors import ArenaError, ParameterError
+    from arena.params import parse_spec
+    from arena.plugins import get_registry, load_plugin
+
+    try:
+        trusted = [load_plugin(name) for name in request["game_plugins"]]
+        base = get_registry(entry_points=False, plugins=trusted)
+        full = get_registry(entry_points=False, plugins=[*trusted, load_plugin(request["source"])])
+    except (Exception, SystemExit) as exc:  # its module-level code may raise anything
+        return {"failed": f"{type(exc).__name__}: {exc}"}
+    bots = {name: e.cls for name, e in full.bots.items() if name not in base.bots}
+    answer = {
+        "games": [name for name in full.games if name not in base.games],
+        "bots": {name: _about(cls) for name, cls in bots.items()},
+        "errors": [line for line in full.errors if line not in base.errors],
+        "checks": {},
+    }
+    try:
+        game = full.game(request["game"])
+    except Exception:
+        game = None  # not this plugin's, or bad parameters: the runner says which
+    answer["game"] = game is not None
+    for spec in request["specs"]:
+        try:
+            name, text = parse_spec(spec)
+        except ArenaError:
+            continue  # the runner reports it
+        if name not in bots or game is None:
+            continue
+        cls = bots[name]
+        check = answer["checks"][spec] = {"short": _quiet(lambda: cls.short_name(text))}
+        try:
+            values = cls.parse_params(text)
+            check["params"] = json.loads(json.dumps(values, default=str))
+            check["parameters"] = bool(cls.parameters)
+            if cls.interactive:
+                continue  # refused by the runner
+            try:
+                bot = cls(**values)
+            except ParameterError:
+                raise
+            except (Exception, SystemExit) as exc:
+                check["broken"] = f"{type(exc).__name__}: {exc}"
+                continue
+            bot.check_game(game)
+        except ArenaError as exc:
+            check["error"] = [type(exc).__name__, str(exc)]
+        except (Exception, SystemExit) as exc:
+            check["error"] = ["ParameterError", f"bot {spec!r} failed at set-up: {type(exc).__name__}: {exc}"]
+    return answer
+
+
+def _about(cls) -> dict:
+    return {
+        "interactive": bool(cls.interactive), "external": bool(cls.external), "follows_moves": bool(cls.follows_moves),
+        "describe": _quiet(cls.describe) or {"name": cls.name, "description": "", "parameters": []},
+        "class": cls.__name__,
+    }
+
+
+def _quiet(call):
+    try:
+        return call()
+    except Exception:
+        return None
+
+
+def _limit(kind: int, value: int | None) -> None:
+    if value is not None:
+        soft, hard = resource.getrlimit(kind)
+        resource.setrlimit(kind, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner handles Ctrl-C
+    request = json.loads(sys.stdin.read())
+    sys.path[:] = request["sys_path"]
+    _limit(resource.RLIMIT_AS, request["memory_bytes"])
+    _limit(resource.RLIMIT_FSIZE, request["output_bytes"])
+    answer = json.dumps(examine(request), default=str)
+    with os.fdopen(int(sys.argv[1]), "w") as out:
+        out.write(answer)
+
+
+if __name__ == "__main__":
+    main()
