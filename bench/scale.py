@@ -84,7 +84,8 @@ def one(field: int, rounds: int, jobs: int, executor: str, folder: Path) -> dict
     return {
         "field": field, "executor": executor, "games": games, "start_s": w0 - clock.marks["call"][0],
         "seconds": wall, "games_per_second": games / wall, "parent_ms_per_game": 1000 * cpu / games,
-        "main_ms_per_game": 1000 * main / games, "other_ms_per_game": 1000 * (cpu - main) / games,
+        "main_ms_per_game": 1000 * main / games,
+        "other_ms_per_game": max(0.0, 1000 * (cpu - main) / games),  # two clocks: not -0.00 with no other threads
         "parent_share": cpu / wall, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 

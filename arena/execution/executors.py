@@ -106,7 +106,8 @@ class DaskExecutor:
         def next_size() -> int:  # finish together: never more than an even share of the rest
             return 1 if left is None else min(self.size, -(-left // (2 * threads)))
 
-        started = [f for f in (submit(next_size()) for _ in range(2 * threads if left is not None else threads + 1)) if f]
+        ahead = 2 * threads if left is not None else threads + 1
+        started = [f for f in (submit(next_size()) for _ in range(ahead)) if f]
         if not started:
             return
         running = self.distributed.as_completed(started)
@@ -114,16 +115,19 @@ class DaskExecutor:
             batch = chunks.pop(future.key)
             try:
                 outcomes, seconds = future.result()
-            except Exception as exc:  # the chunk never ran to its end (its workers died): none of its games count
+            except Exception as exc:  # Dask could not run the chunk (its workers kept dying): none of its games count
                 outcomes, seconds = [Failure(t.index, f"{type(exc).__name__}: {exc}") for t in batch], None
-            yield from outcomes
-            if left is not None and seconds is not None:
+            if left is None:  # a lazy iterable's next game is drawn after the watcher has seen this one's
+                yield from outcomes
+                outcomes = ()
+            elif seconds is not None:
                 # at most twofold growth: a slow first game (imports) must not make the next chunk huge
                 fit = int(DASK_CHUNK_SECONDS * len(batch) / max(seconds, 1e-6))
                 self.size = max(1, min(2 * self.size, DASK_MAX_CHUNK, fit))
-            more = submit(next_size())
+            more = submit(next_size())  # a sequence's: before this chunk's games are stored, so workers stay busy
             if more is not None:
                 running.add(more)
+            yield from outcomes
 
     def close(self, abort: bool = False) -> None:
         client = getattr(self, "client", None)
