@@ -168,3 +168,11 @@ def test_pairing_a_round_costs_about_the_same_per_bot_in_a_field_of_64_and_of_51
     assert max(blocks) < 2 * swissing.BLOCK
     # measured ~1.0 (2026-11-24); the whole field in one matching costs ~30 times as much per bot at 300
     assert large < 3 * small, (small, large)
+
+
+def test_a_swiss_run_keeps_only_the_last_rounds_results_in_memory(tmp_path):
+    bots = _field([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    result, games, _ = _run(tmp_path / "m.db", bots, format="swiss", rounds=4)
+    assert result.complete and len(games) == 4 * 6
+    # the next pairings need the points and who met whom (results.swiss.Swiss), not every result kept
+    assert sorted(result.watcher.results) == list(range(3 * 6, 4 * 6))
