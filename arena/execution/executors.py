@@ -9,6 +9,7 @@ was played.
 
 from __future__ import annotations
 
+import time
 from itertools import islice
 from typing import Callable, Iterable, Iterator
 
@@ -20,6 +21,10 @@ from arena.execution.worker import close_idle_engines, play_prepared
 
 #: Seconds to wait for a Dask scheduler to answer.
 DASK_CONNECT_TIMEOUT = 10
+#: Seconds of play in one Dask task.
+DASK_CHUNK_SECONDS = 0.1
+#: Most games in one Dask task.
+DASK_MAX_CHUNK = 256
 
 
 class LocalExecutor:
@@ -63,6 +68,8 @@ class DaskExecutor:
         self.plugins = plugins
         self.prepare = prepare
         self.cluster = None
+        self.size = 1
+        """Games in the next chunk; kept from one call of ``run`` to the next (a format's rounds)."""
         try:
             if address == "local":
                 self.cluster = distributed.LocalCluster(
@@ -76,30 +83,51 @@ class DaskExecutor:
             raise ArenaError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[tuple[int, object] | Failure]:
-        if hasattr(tasks, "__len__"):  # a sequence: everything at once
-            ahead = len(tasks)
-        else:  # a lazy iterable: a game more than the cluster's threads, each drawn as one ends
-            ahead = sum(self.client.nthreads().values()) + 1
+        """Games go to the cluster in chunks of about ``DASK_CHUNK_SECONDS`` of play (one game at
+        first), two chunks per worker thread in flight; a lazy iterable's one game at a time, as
+        its watcher may stop them. A Dask task costs the scheduler a few milliseconds of CPU, and
+        a LocalCluster's scheduler runs in this process: a task per instant game made it the bottleneck."""
+        threads = max(1, sum(self.client.nthreads().values()))
+        left = len(tasks) if hasattr(tasks, "__len__") else None
         source = iter(tasks)
-        index = {}
+        chunks: dict[str, list[GameTask]] = {}
 
-        def submit(batch):
-            batch = list(batch)
-            futures = self.client.map(play_prepared, batch, plugins=self.plugins, prepare=self.prepare, pure=False)
-            index.update((f.key, t.index) for f, t in zip(futures, batch))
-            return futures
+        def submit(n: int):
+            nonlocal left
+            batch = list(islice(source, n))
+            if not batch:
+                return None
+            if left is not None:
+                left -= len(batch)
+            future = self.client.submit(play_chunk, batch, self.plugins, self.prepare, pure=False)
+            chunks[future.key] = batch
+            return future
 
-        started = submit(islice(source, ahead))
+        def next_size() -> int:  # finish together: never more than an even share of the rest
+            return 1 if left is None else min(self.size, -(-left // (2 * threads)))
+
+        ahead = 2 * threads if left is not None else threads + 1
+        started = [f for f in (submit(next_size()) for _ in range(ahead)) if f]
         if not started:
             return
         running = self.distributed.as_completed(started)
         for future in running:
+            batch = chunks.pop(future.key)
             try:
-                yield future.result()
-            except Exception as exc:
-                yield Failure(index[future.key], f"{type(exc).__name__}: {exc}")
-            for more in submit(islice(source, 1)):
+                outcomes, seconds = future.result()
+            except Exception as exc:  # Dask could not run the chunk (its workers kept dying): none of its games count
+                outcomes, seconds = [Failure(t.index, f"{type(exc).__name__}: {exc}") for t in batch], None
+            if left is None:  # a lazy iterable's next game is drawn after the watcher has seen this one's
+                yield from outcomes
+                outcomes = ()
+            elif seconds is not None:
+                # at most twofold growth: a slow first game (imports) must not make the next chunk huge
+                fit = int(DASK_CHUNK_SECONDS * len(batch) / max(seconds, 1e-6))
+                self.size = max(1, min(2 * self.size, DASK_MAX_CHUNK, fit))
+            more = submit(next_size())  # a sequence's: before this chunk's games are stored, so workers stay busy
+            if more is not None:
                 running.add(more)
+            yield from outcomes
 
     def close(self, abort: bool = False) -> None:
         client = getattr(self, "client", None)
@@ -112,6 +140,18 @@ class DaskExecutor:
             client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def play_chunk(tasks: list[GameTask], plugins: tuple[str, ...], prepare: Callable) -> tuple[list, float]:
+    """Play games one after another where Dask runs this: their outcomes, and the seconds they took."""
+    start = time.perf_counter()
+    outcomes = []
+    for task in tasks:
+        try:
+            outcomes.append(play_prepared(task, plugins, prepare))
+        except Exception as exc:
+            outcomes.append(Failure(task.index, f"the referee failed: {type(exc).__name__}: {exc}"))
+    return outcomes, time.perf_counter() - start
 
 
 def executor(dask: str | None, jobs: int, plugins: tuple[str, ...], prepare: Callable):

@@ -48,6 +48,8 @@ class RoundWatcher(Watcher):
         number = {b: k for k, b in enumerate(bots)}
         for r, start, pairs, complete in self.walk(config):
             self.round = r
+            for i in [i for i in self.results if i < start]:  # recorded rounds': the walk is done with them
+                del self.results[i]
             if not complete:
                 batch = []
                 for k, (a, b) in enumerate(pairs):

@@ -137,6 +137,8 @@ def run_tournament(
                         if run.progress:
                             bar.update(steps)
                             bar.set_postfix_str(watcher.postfix(), refresh=False)
+                for line in watcher.news():  # what the last results decided (a race's last drops)
+                    bar.write(line, file=sys.stderr)
             except KeyboardInterrupt:
                 result.interrupted = aborted = True
             finally:
