@@ -230,7 +230,7 @@ def test_reports_and_listing_show_the_ladder(tmp_path, capsys):
     pytest.importorskip("jinja2", reason="the HTML report needs Jinja2")
     assert main(["report", db, "--html", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text()
-    assert 'id="ladder-table"' in page and "Joined (UTC)" in page
+    assert 'id="ladder-table"' in page and "Joined (UTC)" in page and '<a href="#ladder">Ladder</a>' in page
 
 
 def _why_no_sandbox() -> str:
