@@ -115,7 +115,7 @@ def ratings(results: dict[int, tuple[str, str, float]], before: int) -> dict[str
     (``results.report.ratings``), its counts made here without pandas (it runs every batch)."""
     import numpy as np
 
-    from results.report import ratings as fit
+    from results.report import ratings as fit, tallies
 
     rows = [r for i, r in results.items() if i < before and r[0] != r[1]]
     if not rows:
@@ -125,13 +125,7 @@ def ratings(results: dict[int, tuple[str, str, float]], before: int) -> dict[str
     i = np.fromiter((index[r[0]] for r in rows), int, len(rows))
     j = np.fromiter((index[r[1]] for r in rows), int, len(rows))
     x = np.fromiter((r[2] for r in rows), float, len(rows))
-    n = np.zeros((len(bots), len(bots)))
-    s = np.zeros_like(n)
-    np.add.at(n, (i, j), 1.0)
-    np.add.at(n, (j, i), 1.0)
-    np.add.at(s, (i, j), x)
-    np.add.at(s, (j, i), 1.0 - x)
-    return dict(zip(bots, fit(n, s).tolist()))
+    return dict(zip(bots, fit(*tallies(i, j, x, len(bots))).tolist()))
 
 
 def placement_opponents(placed_by_rating: Sequence[str], count: int, offset: float = 0.5) -> list[str]:

@@ -51,14 +51,19 @@ def _pairs(games: pd.DataFrame):
     played = games[games["first"] != games["second"]]  # a game against oneself says nothing
     i = played["first"].map(index).to_numpy(int)
     j = played["second"].map(index).to_numpy(int)
-    x = played["score_first"].to_numpy(float)
-    n = np.zeros((len(bots), len(bots)))
+    return (bots, *tallies(i, j, played["score_first"].to_numpy(float), len(bots)))
+
+
+def tallies(i: np.ndarray, j: np.ndarray, x: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games and points of ``size`` bots from games of bot i[k] (first) against j[k] scoring
+    x[k]: n[a, b] games of a against b, s[a, b] points of a (the input of ``ratings``)."""
+    n = np.zeros((size, size))
     s = np.zeros_like(n)
     np.add.at(n, (i, j), 1.0)
     np.add.at(n, (j, i), 1.0)
     np.add.at(s, (i, j), x)
     np.add.at(s, (j, i), 1.0 - x)
-    return bots, n, s
+    return n, s
 
 
 def _log_posterior(theta, n, s, prior):

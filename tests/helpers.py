@@ -49,3 +49,36 @@ def stored(db) -> int:
         return 0
     finally:
         con.close()
+
+
+def sandbox_unavailable() -> str:
+    """Why bubblewrap cannot sandbox bots here ("" if it can): the reason a sandbox test skips with."""
+    from arena.errors import ArenaError
+    from arena.execution import sandbox
+
+    try:
+        sandbox.check()
+    except ArenaError as exc:
+        return str(exc)
+    return ""
+
+
+def needs_bwrap(test):
+    """Skip ``test``, naming the reason, where bubblewrap cannot start a sandbox."""
+    import pytest
+
+    why = sandbox_unavailable()
+    return pytest.mark.skipif(bool(why), reason=why or "bwrap works")(test)
+
+
+def accepted(server) -> int:
+    """How many connections ``server`` (a listening socket with a timeout) has waiting: each accepted and closed."""
+    import socket
+
+    count = 0
+    while True:
+        try:
+            server.accept()[0].close()
+            count += 1
+        except (socket.timeout, BlockingIOError):
+            return count

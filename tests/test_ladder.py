@@ -19,6 +19,7 @@ import results
 from arena.front.cli import main
 from results.ladder import STRIDE, draw_batch, ladder_table, placement_opponents, rating_pairs
 from results.store import Store
+from tests.helpers import needs_bwrap
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = ["--game", "tictactoe", "--budget", "nodes=200", "--no-isolation"]
@@ -233,18 +234,7 @@ def test_reports_and_listing_show_the_ladder(tmp_path, capsys):
     assert 'id="ladder-table"' in page and "Joined (UTC)" in page and '<a href="#ladder">Ladder</a>' in page
 
 
-def _why_no_sandbox() -> str:
-    from arena.errors import ArenaError
-    from arena.execution import sandbox
-
-    try:
-        sandbox.check()
-    except ArenaError as exc:
-        return str(exc)
-    return ""
-
-
-@pytest.mark.skipif(bool(_why_no_sandbox()), reason=_why_no_sandbox() or "bwrap works")
+@needs_bwrap
 def test_a_sandboxed_ladder_runs_every_bot_under_bubblewrap_and_says_so(tmp_path, capsys):
     db = str(tmp_path / "box.db")
     assert main(["ladder", db, "--game", "tictactoe", "--budget", "nodes=100", "--sandbox", "--add", "a=random",

@@ -17,22 +17,12 @@ from pathlib import Path
 import pytest
 
 import results
-from arena.errors import ArenaError
 from arena.execution import sandbox
 from arena.front.cli import main
 from arena.front.probing import sandboxed_registry
+from tests.helpers import needs_bwrap
 
 
-def _why_not() -> str:
-    try:
-        sandbox.check()
-    except ArenaError as exc:
-        return str(exc)
-    return ""
-
-
-WHY_NOT = _why_not()
-needs_bwrap = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT or "bwrap works")
 
 READER = '''
 import os

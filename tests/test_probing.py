@@ -18,25 +18,15 @@ import pytest
 
 import results
 from arena.errors import ArenaError
-from arena.execution import sandbox
 from arena.front.cli import main
 from arena.front.probing import sandboxed_registry
 from arena.front.run import run_tournament
 from arena.front.settings import RunSettings
 from arena.front.tournament import Entrant, TournamentConfig
 from arena.limits import Limits
+from tests.helpers import accepted, needs_bwrap
 
 
-def _why_not() -> str:
-    try:
-        sandbox.check()
-    except ArenaError as exc:
-        return str(exc)
-    return ""
-
-
-WHY_NOT = _why_not()
-needs_bwrap = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT or "bwrap works")
 
 NOSY = '''
 import os, socket
@@ -109,13 +99,7 @@ class Nosy:
 
     def reached(self) -> tuple[list[str], int]:
         """What the plugin wrote into the marker, and how many times it connected."""
-        count = 0
-        while True:
-            try:
-                self.server.accept()[0].close()
-                count += 1
-            except (socket.timeout, BlockingIOError):
-                break
+        count = accepted(self.server)
         written = self.marker.read_text().split() if self.marker.exists() else []
         return written, count
 

@@ -19,18 +19,9 @@ from arena.execution import sandbox
 from arena.front.cli import main
 from arena.front.reports import report_text
 from results.store import Store
+from tests.helpers import accepted, needs_bwrap
 
 
-def _why_not() -> str:
-    try:
-        sandbox.check()
-    except ArenaError as exc:
-        return str(exc)
-    return ""
-
-
-WHY_NOT = _why_not()
-needs_bwrap = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT or "bwrap works")
 
 
 def run_inside(code: str, readable=(), tmp=None) -> subprocess.CompletedProcess:
@@ -167,13 +158,7 @@ class Hostile:
         return out
 
     def connections(self) -> int:
-        count = 0
-        while True:
-            try:
-                self.server.accept()[0].close()
-                count += 1
-            except (socket.timeout, BlockingIOError):
-                return count
+        return accepted(self.server)
 
 
 @pytest.fixture
