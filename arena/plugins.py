@@ -76,8 +76,7 @@ def make_plugin_manager() -> pluggy.PluginManager:
 def load_entry_points(pm: pluggy.PluginManager, errors: list[str]) -> None:
     """Register each third-party plugin on its own; a broken one is reported and skipped."""
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        dist = ep.dist
-        label = f"plugin {ep.name!r} ({dist.name} {dist.version})" if dist else f"plugin {ep.name!r}"
+        label = _label(ep)
         if pm.get_plugin(ep.name) is not None:
             continue
         try:
@@ -105,11 +104,13 @@ def load_plugin(source: str):
 def entry_point_sources() -> list[tuple[str, str]]:
     """Each third-party entry point as (label naming it, its source for ``load_plugin``), read
     from the installed distributions' metadata without importing them."""
-    out = []
-    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        dist = ep.dist
-        out.append((f"plugin {ep.name!r} ({dist.name} {dist.version})" if dist else f"plugin {ep.name!r}", ep.value))
-    return out
+    return [(_label(ep), ep.value) for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)]
+
+
+def _label(ep) -> str:
+    """How messages name an entry point: its name, and its distribution's name and version."""
+    dist = ep.dist
+    return f"plugin {ep.name!r} ({dist.name} {dist.version})" if dist else f"plugin {ep.name!r}"
 
 
 def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:

@@ -50,7 +50,8 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _limit(kind: int, value: int | None) -> None:
+def limit_resource(kind: int, value: int | None) -> None:
+    """Lower this process's soft limit of ``kind`` to ``value`` (at most its hard limit); None: leave it."""
     if value is None:
         return
     soft, hard = resource.getrlimit(kind)
@@ -70,8 +71,8 @@ def serve(conn: Connection) -> None:
     entry_points = setup.get("entry_points", True)
     registry = registry_for(plugins, entry_points)
     output_limit = setup["output_bytes"]
-    _limit(resource.RLIMIT_FSIZE, output_limit)
-    _limit(resource.RLIMIT_AS, setup["memory_bytes"])
+    limit_resource(resource.RLIMIT_FSIZE, output_limit)
+    limit_resource(resource.RLIMIT_AS, setup["memory_bytes"])
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     conn.send(("ready",))

@@ -127,14 +127,16 @@ class HostProcess:
             why = f"its process was killed by {name}"
         else:
             why = f"its process exited with code {code}"
-        tail = self._tail()
+        tail = output_tail(self.output)
         return why + (f" (last output: {tail})" if tail else "")
 
-    def _tail(self, size: int = 400) -> str:
-        end = os.fstat(self.output).st_size
-        data = os.pread(self.output, size, max(0, end - size)).decode("utf-8", "replace")
-        lines = [line.strip() for line in data.strip().splitlines() if line.strip()]
-        return " | ".join(lines[-3:])[-size:]
+
+def output_tail(fd: int, size: int = 400) -> str:
+    """The last lines (three at most, ``size`` characters at most) a process wrote to file ``fd``."""
+    end = os.fstat(fd).st_size
+    data = os.pread(fd, size, max(0, end - size)).decode("utf-8", "replace")
+    lines = [line.strip() for line in data.strip().splitlines() if line.strip()]
+    return " | ".join(lines[-3:])[-size:]
 
 
 def output_file() -> int:

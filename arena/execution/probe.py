@@ -28,10 +28,11 @@ import tempfile
 import time
 
 from arena.execution import sandbox
+from arena.execution.host import limit_resource
+from arena.execution.isolation import output_tail
 from arena.limits import Limits
 
 MODULE = "arena.execution.probe"  # run as __main__, so not __name__
-OUTPUT_TAIL = 400
 #: The longest answer read from a probe (a plugin's listing is a few KiB).
 ANSWER_BYTES = 16 << 20
 
@@ -78,10 +79,7 @@ def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dic
         try:
             return json.loads(data)
         except ValueError:
-            output.seek(0, os.SEEK_END)
-            output.seek(max(0, output.tell() - OUTPUT_TAIL))
-            lines = [x.strip() for x in output.read().decode("utf-8", "replace").splitlines() if x.strip()]
-            tail = " | ".join(lines[-3:])
+            tail = output_tail(output.fileno())
             return {"failed": f"its process exited with code {code}" + (f" (last output: {tail})" if tail else "")}
     finally:
         if proc.poll() is None:
@@ -179,18 +177,12 @@ def _quiet(call):
         return None
 
 
-def _limit(kind: int, value: int | None) -> None:
-    if value is not None:
-        soft, hard = resource.getrlimit(kind)
-        resource.setrlimit(kind, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
-
-
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner handles Ctrl-C
     request = json.loads(sys.stdin.read())
     sys.path[:] = request["sys_path"]
-    _limit(resource.RLIMIT_AS, request["memory_bytes"])
-    _limit(resource.RLIMIT_FSIZE, request["output_bytes"])
+    limit_resource(resource.RLIMIT_AS, request["memory_bytes"])
+    limit_resource(resource.RLIMIT_FSIZE, request["output_bytes"])
     answer = json.dumps(examine(request), default=str)
     with os.fdopen(int(sys.argv[1]), "w") as out:
         out.write(answer)

@@ -124,25 +124,10 @@ def hidden(readable=()) -> list[str]:
     return _unique(out)
 
 
-def module_files(name: str) -> tuple[str, ...]:
-    """The files of an imported module to bind: a package's folder, or a module's file, and
-    the ``__init__.py`` of each package above it."""
-    out = []
-    parts = name.split(".")
-    for i in range(1, len(parts) + 1):
-        module = sys.modules.get(".".join(parts[:i]))
-        path = getattr(module, "__file__", None)
-        if not path:
-            continue  # a namespace package: nothing to bind
-        if i == len(parts) and os.path.basename(path) == "__init__.py":
-            path = os.path.dirname(path)
-        out.append(os.path.abspath(path))
-    return tuple(out)
-
-
 def source_files(source: str) -> tuple[str, ...]:
-    """The files ``module_files`` would bind for a plugin source (``module`` or ``module:attribute``),
-    found on sys.path without importing anything: a sandboxed plugin's code never runs out here.
+    """The files to bind for a plugin source (``module`` or ``module:attribute``): the module's
+    file, or a package's whole folder, and the ``__init__.py`` of each package above it. Found
+    on sys.path without importing anything: a sandboxed plugin's code never runs out here.
     Empty if the module is not found."""
     from importlib.machinery import PathFinder
 

@@ -9,7 +9,7 @@ import sys
 import arena
 from arena.errors import ArenaError
 from arena.front.play import cmd_play
-from arena.front.probing import command_registry
+from arena.front.probing import command_registry, config_registry
 from arena.front.reports import (
     REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, report_text,
     write_html_report,
@@ -335,9 +335,7 @@ def cmd_run(registry: Registry, args) -> int:
     values = settings(args.config, overrides)
     values.update(dask=args.dask, progress=not args.no_progress)
     config, run = build(values)
-    registry = command_registry(
-        args.plugin, config.sandbox, config.game, [e.spec for e in config.bots], config.limits, config.isolate
-    )
+    registry = config_registry(args.plugin, config)
     result = run_tournament(config, run, plugins=args.plugin, registry=registry)
     db = str(run.database)
     if result.interrupted:

@@ -25,10 +25,9 @@ from tqdm import tqdm
 from arena import __version__
 from arena.execution.executors import executor as make_executor
 from arena.execution.pool import Failure
-from arena.execution.specs import registry_for
-from arena.front.probing import ProbedRegistry, command_registry, sandboxed_registry
+from arena.front.probing import config_registry, host_table, run_registry
 from arena.front.settings import DEFAULT_SETTINGS, ConfigError, UsageError, build, parse_entrant
-from arena.front.tournament import Entrant, Schedule, TournamentConfig, check_sandbox, round_openings, validate
+from arena.front.tournament import Entrant, Schedule, TournamentConfig, round_openings, validate
 from arena.opening import stored_text
 from results import ladder as ladders
 from results.rows import game_rows
@@ -136,12 +135,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
             raise UsageError(f"the openings file {config.opening_book.path!r} of ladder {name!r} has changed since the "
                              "ladder was created; restore it, or start a new ladder with --name")
         active = [e for e, m in zip(config.bots, stored["bots"]) if m.get("left") is None]
-        if config.sandbox and not isinstance(registry, ProbedRegistry):  # no third-party bot is loaded here
-            check_sandbox(config.isolate)
-            registry = sandboxed_registry(config.game, [e.spec for e in active], plugins, config.limits)
-        registry = registry or registry_for(plugins)
-        if isinstance(registry, ProbedRegistry):
-            plugins = registry.trusted  # what workers load: the game's plugin; bots load theirs in their sandboxes
+        registry, plugins = run_registry(config, plugins, registry, [e.spec for e in active])
         game = check(config, registry, active)
         results = {r["game_id"]: (r["first"], r["second"], {"1-0": 1.0, "0-1": 0.0}.get(r["result"], 0.5))
                    for r in store.summaries(tournament)}
@@ -181,9 +175,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
                 config = tournament_config(stored, members)
                 while len(openings) <= number:
                     openings = round_openings(config, game, max(2 * len(openings), number + 1, 16))
-                hosts = ({e.spec: registry.hosts(e.spec) for e in config.bots}
-                         if isinstance(registry, ProbedRegistry) else None)
-                schedule = Schedule(config, openings=openings, hosts=hosts)
+                schedule = Schedule(config, openings=openings, hosts=host_table(registry, config.bots))
                 if games is not None:
                     todo = todo[: games - result.played]
                 tasks = [schedule.task(i, i // 2, number, first, second) for i, first, second in todo]
@@ -284,7 +276,7 @@ def cmd_ladder(args) -> int:
                 raise UsageError(f"ladder {name!r} is new: it has no bot to --remove yet")
             values = {**{k: DEFAULT_SETTINGS[k] for k in KEYS}, **given}
             config = tournament_config({"settings": values, "bots": []})
-            registry = _registry(args, config, adds)
+            registry = config_registry(args.plugin, config, adds)
             check(config, registry, adds)
             members = [ladders.member(e.name, e.spec, None if e.budget is None else str(e.budget), now()) for e in adds]
             stored = stored_config(values, shape.get("placement", ladders.PLACEMENT),
@@ -300,7 +292,7 @@ def cmd_ladder(args) -> int:
                 raise UsageError(f"ladder {name!r} in {db!r} was created with other settings ({'; '.join(bad)}); "
                                  "leave these flags out to use the stored ones, or give a new --name")
             config = tournament_config(tournament.config)
-            registry = _registry(args, config, adds)
+            registry = config_registry(args.plugin, config, adds)  # members' and newcomers' bots
             if adds:
                 check(config, registry, adds)
             if adds or removes:
@@ -344,13 +336,6 @@ def cmd_ladder(args) -> int:
               "drawn from them: run the same command again to retry them", file=sys.stderr)
         return 1
     return 0
-
-
-def _registry(args, config: TournamentConfig, adds):
-    """The command's registry: under the ladder's sandbox, third-party bots (the members' and
-    ``adds``) are learned and checked by sandboxed probes, never imported here."""
-    specs = [e.spec for e in config.bots] + [e.spec for e in adds]
-    return command_registry(args.plugin, config.sandbox, config.game, specs, config.limits, config.isolate)
 
 
 def _change(members: list[dict], name: str, adds, removes) -> None:

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from arena.errors import ArenaError, ParameterError, PluginError, UnknownNameError
 from arena.execution import sandbox
 from arena.execution.probe import probe
+from arena.execution.specs import registry_for
 from arena.game import Game
 from arena.limits import Limits
 from arena.params import parse_spec
@@ -174,6 +175,35 @@ def command_registry(plugins=(), sandboxed: bool = False, game: str = "", specs=
     for line in registry.errors:
         print(f"arena: warning: {line}", file=sys.stderr)
     return registry
+
+
+def config_registry(plugins, config, extra=()):
+    """``command_registry`` for a tournament's settings: its game, limits and sandbox, and the
+    specs of its bots and of ``extra`` entrants."""
+    specs = [e.spec for e in (*config.bots, *extra)]
+    return command_registry(plugins, config.sandbox, config.game, specs, config.limits, config.isolate)
+
+
+def run_registry(config, plugins: tuple[str, ...], registry=None, specs=None):
+    """The registry a run checks ``config`` against and the plugins its workers load.
+
+    Sandboxed: a ``ProbedRegistry`` (``registry`` if it is one, else one probed now for ``specs``,
+    by default the config's bots), whose workers load only the game's plugin, bots theirs in
+    their sandboxes. Otherwise ``registry`` or the one of ``plugins``, which workers load.
+    """
+    if config.sandbox:
+        if not isinstance(registry, ProbedRegistry):  # no third-party bot is loaded here
+            check_sandbox(config.isolate)
+            specs = [e.spec for e in config.bots] if specs is None else specs
+            registry = sandboxed_registry(config.game, specs, plugins, config.limits)
+        return registry, registry.trusted
+    return registry or registry_for(plugins), plugins
+
+
+def host_table(registry, bots) -> dict | None:
+    """Per bot spec of ``bots`` (entrants), the plugins its sandboxed host loads
+    (``ProbedRegistry.hosts``); None outside a sandboxed run."""
+    return {e.spec: registry.hosts(e.spec) for e in bots} if isinstance(registry, ProbedRegistry) else None
 
 
 def import_plugins(names) -> list:

@@ -16,13 +16,12 @@ from tqdm import tqdm
 from arena import __version__
 from arena.execution.executors import executor as make_executor
 from arena.execution.pool import Failure
-from arena.execution.specs import registry_for
 from arena.front.settings import RunSettings
 from arena.front import growth
 from arena.opening import stored_text
-from arena.front.probing import ProbedRegistry, sandboxed_registry
+from arena.front.probing import run_registry
 from arena.front.rounds import watcher_for
-from arena.front.tournament import TournamentConfig, check_sandbox, make_schedule, round_count, round_openings, validate, with_short_names
+from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate, with_short_names
 from arena.front.watch import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)
 from results.rows import game_rows
 from results.store import RunLock, Store, Tournament
@@ -68,13 +67,7 @@ def run_tournament(
     (see arena.front.probing), and ``registry`` is used only if it is a ``ProbedRegistry``. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
     games and may stop the run early (default: the format's, see ``arena.front.rounds.watcher_for``).
     """
-    plugins = tuple(plugins)
-    if config.sandbox:
-        if not isinstance(registry, ProbedRegistry):  # no third-party bot is loaded here
-            check_sandbox(config.isolate)
-            registry = sandboxed_registry(config.game, [e.spec for e in config.bots], plugins, config.limits)
-        plugins = registry.trusted  # what workers load: the game's plugin; bots load theirs in their sandboxes
-    registry = registry or registry_for(plugins)
+    registry, plugins = run_registry(config, tuple(plugins), registry)
     config = with_short_names(config, registry)  # an engine entered without a name: its program's
     game = validate(config, registry)  # a bad tournament fails before any worker starts
     openings = round_openings(config, game, round_count(config))

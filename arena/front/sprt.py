@@ -14,7 +14,7 @@ from functools import partial
 from typing import Iterable, Iterator
 
 from arena.execution.task import GameTask
-from arena.front.probing import command_registry
+from arena.front.probing import config_registry
 from arena.front.run import Watcher, run_tournament
 from arena.front.settings import SPRT_SETTINGS, UsageError, build_sprt, settings
 from arena.front.tournament import TournamentConfig
@@ -75,9 +75,7 @@ def cmd_sprt(registry: Registry, args) -> int:
     values = settings(config_file, overrides, SPRT_SETTINGS)
     values.update(dask=args.dask, progress=not args.no_progress)
     config, run = build_sprt(values)
-    registry = command_registry(
-        args.plugin, config.sandbox, config.game, [e.spec for e in config.bots], config.limits, config.isolate
-    )
+    registry = config_registry(args.plugin, config)
     result = run_tournament(config, run, plugins=args.plugin, registry=registry, watch=partial(TestWatcher, config))
     db, name = str(run.database), result.tournament.name
     walk = result.watcher.walk

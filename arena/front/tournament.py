@@ -11,7 +11,7 @@ from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
 from arena.execution.task import GameTask
 from arena.front.openings import OpeningBook
-from arena.front.probing import ProbedRegistry, check_bot, check_sandbox  # noqa: F401 (check_sandbox: used from here)
+from arena.front.probing import ProbedRegistry, check_bot, check_sandbox, host_table  # noqa: F401 (check_sandbox: used from here)
 from arena.opening import Opening
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
@@ -246,8 +246,7 @@ def make_schedule(
     rounds = round_count(config, stages)
     if openings is None or len(openings) < rounds:
         openings = round_openings(config, game, rounds)
-    hosts = {e.spec: registry.hosts(e.spec) for e in config.bots} if isinstance(registry, ProbedRegistry) else None
-    schedule = Schedule(config, openings=openings, hosts=hosts)
+    schedule = Schedule(config, openings=openings, hosts=host_table(registry, config.bots))
     if config.format == "swiss":
         schedule.planned = config.rounds * GAMES_PER_ROUND * (len(config.bots) // 2)
     if config.format == "race":
