@@ -80,13 +80,13 @@ def _table(frame: pd.DataFrame, headers: dict[str, str], label: str = "Bot") -> 
     return {"headers": [label] + [headers[c] for c in columns], "rows": rows}
 
 
-def _ladder(games: pd.DataFrame, config: dict | None) -> dict | None:
-    """A ladder's table (``results.ladder.ladder_table``) for the page; None for other formats."""
+def _ladder(games: pd.DataFrame, config: dict | None, standings: pd.DataFrame) -> dict | None:
+    """A ladder's table (``results.ladder.ladder_table``, Elo from ``standings``) for the page; None for other formats."""
     if not config or config.get("format") != "ladder":
         return None
     from results.ladder import ladder_table
 
-    return _table(ladder_table(games, config), LADDER)
+    return _table(ladder_table(games, config, standings), LADDER)
 
 
 def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
@@ -183,7 +183,7 @@ def html(tables, game: Game | None = None, config: dict | None = None) -> str:
         about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
         crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games), colours),
         faults=_table(terminations(games), FAULTS), charts=charts, charts_missing=charts_missing,
-        verdict=sprt_box(games, config), ladder=_ladder(games, config),
+        verdict=sprt_box(games, config), ladder=_ladder(games, config, table),
         groups=listed, replays=replays, replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
         bots=order, results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
         scale=[(f"{100 * at:.0f}%", _colour(at)) for at, _ in SCALE],

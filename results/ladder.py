@@ -202,14 +202,17 @@ def draw_batch(members: Sequence[dict], number: int, results: dict[int, tuple[st
     return batch
 
 
-def ladder_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
+def ladder_table(games: "pd.DataFrame", config: dict, fit: "pd.DataFrame | None" = None) -> "pd.DataFrame":
     """Per member, best first: Elo with its 95% interval, games played, joined, left, and status:
-    joining (recorded, not yet drawn), placing (in its placement gauntlet), active, or left."""
+    joining (recorded, not yet drawn), placing (in its placement gauntlet), active, or left.
+    ``fit``: the Elo of these games by bot (``elo``, ``elo_low``, ``elo_high``, as the standings
+    hold them), if the caller has it; else fitted here."""
     import pandas as pd
 
     from results.report import elo
 
-    fit = elo(games) if len(games) else pd.DataFrame(columns=["elo", "elo_low", "elo_high"])
+    if fit is None:
+        fit = elo(games) if len(games) else pd.DataFrame(columns=["elo", "elo_low", "elo_high"])
     members = config.get("bots", [])
     counts = pd.concat([games["first"], games["second"]]).value_counts() if len(games) else pd.Series(dtype=int)
     ids = pd.concat([games[["first", "game_id"]].set_axis(["bot", "id"], axis=1),

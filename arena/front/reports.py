@@ -55,7 +55,8 @@ def report_tables(tables, config: dict, fmt: str, pairs: bool = False) -> dict:
     elif config.get("format") == "ladder":
         from results.ladder import ladder_table
 
-        out = {"ladder": ladder_table(tables.games, config), **report(tables.games, tables.moves)}
+        out = report(tables.games, tables.moves)
+        out = {"ladder": ladder_table(tables.games, config, out["standings"]), **out}  # one Elo fit for both
     elif config.get("format") != "sprt":
         out = report(tables.games, tables.moves)
     else:
