@@ -14,16 +14,21 @@ from arena.params import Configurable
 
 @dataclass(frozen=True)
 class Decision:
-    """What a bot chose, with what its search learned on the way."""
+    """What a bot chose, with what its search learned on the way.
+
+    The referee checks every field before it stores one (``arena.referee``); a field out of
+    its range loses the game as a protocol fault.
+    """
 
     move: Move
     """The move to play."""
     score: float | None = None
-    """The search's value of the position for the bot, within the game's bounds."""
+    """The search's value of the position for the bot: a finite number within the game's bounds."""
     depth: int | None = None
-    """Deepest search completed, in plies."""
+    """Deepest search completed, in plies: 0 to 10,000."""
     pv: tuple = ()
-    """Principal variation: the expected line of play, starting with ``move``."""
+    """Principal variation: the expected line of play, starting with ``move``; at most 1,000
+    moves, each legal where it is played."""
     nodes: int | None = None
     """Nodes the bot's own search reported, for searches the arena cannot count (engines).
 

@@ -23,7 +23,8 @@ class Termination(enum.Enum):
     OUTPUT = "output"
     """A bot wrote more to stdout and stderr than its limit; it loses."""
     PROTOCOL = "protocol"
-    """An engine broke the text protocol; it loses."""
+    """A bot broke the protocol: an engine's garbled line, a host's malformed answer, or a
+    decision whose fields cannot be stored (see ``arena.Decision``); it loses."""
 
     def __str__(self):
         return self.value

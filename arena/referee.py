@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Callable, Sequence
 
@@ -13,6 +14,13 @@ from arena.limits import DEFAULT_LIMITS
 from arena.records import GameRecord, MoveRecord, Termination
 
 Observer = Callable[[State, MoveRecord], None]
+
+#: The deepest search a decision may claim, in plies.
+MAX_DEPTH = 10_000
+#: The most nodes a decision may report.
+MAX_NODES = (1 << 62) - 1
+#: Most moves in a decision's principal variation.
+MAX_PV = 1000
 
 _UNLIMITED = Budget()
 _MASK = (1 << 64) - 1
@@ -106,20 +114,18 @@ def play_game(
         seconds = clock() - start
         nodes = counter.nodes
         reported = over = False
-        if isinstance(answer, Decision):
+        decision = answer if isinstance(answer, Decision) else None
+        if decision is not None:
             move, depth, score, pv = answer.move, answer.depth, answer.score, answer.pv
-            if answer.nodes is not None:  # an engine's own count: the arena could not count it
-                nodes, reported = answer.nodes, True
-                over = budgets[player].nodes is not None and nodes > budgets[player].nodes
         else:
             move, depth, score, pv = answer, None, None, ()
-        index = _index(legal, move)
+        index = legal_index(legal, move)
         if index is None:
             shown = ", ".join(game.move_text(state, m) for m in legal)
             return forfeit(
                 player,
                 Termination.ILLEGAL_MOVE,
-                f"illegal move {move!r} by {names[player]!r} in {game.name} at ply {ply}; legal: {shown}",
+                f"illegal move {_shown(move, 200)} by {names[player]!r} in {game.name} at ply {ply}; legal: {shown}",
             )
         move = legal[index]  # the game's own value, whatever equal-comparing object came back
         limit = longest[player]
@@ -139,7 +145,14 @@ def play_game(
                 text = texts[move] = game.format_move(move)
             except TypeError:  # an unhashable move
                 text = game.format_move(move)
-        pv = _format_pv(game, state, pv) if pv else ()
+        if decision is not None:
+            try:
+                pv = _checked_decision(game, state, decision)
+            except ValueError as exc:
+                return forfeit(player, Termination.PROTOCOL, f"{names[player]!r} broke the protocol at ply {ply}: {exc}")
+            if decision.nodes is not None:  # an engine's own count: the arena could not count it
+                nodes, reported = decision.nodes, True
+                over = budgets[player].nodes is not None and nodes > budgets[player].nodes
         record = _new_move(MoveRecord, (ply, player, text, nodes, seconds, depth, score, pv, reported, over))
         moves.append(record)
         state = game.apply(state, move)
@@ -170,7 +183,7 @@ def _record(game, names, budgets, seed, opening, moves, utilities, termination, 
     )
 
 
-def _index(legal: Sequence, move) -> int | None:
+def legal_index(legal: Sequence, move) -> int | None:
     """Index of ``move`` among the legal moves, matching type as well as value.
 
     For ints, strings and tuples, ``legal.index`` finds it in C; the scan in Python is
@@ -199,11 +212,53 @@ def _find(legal: Sequence, move) -> int | None:
     return None
 
 
-def _format_pv(game: Game, state: State, pv) -> tuple[str, ...]:
-    try:
-        return tuple(game.line_text(state, pv))
-    except Exception:
+def _checked_decision(game: Game, state: State, decision: Decision) -> tuple[str, ...]:
+    """The decision's principal variation as text, once every field is found fit to store:
+    ValueError names the first that is not (see ``Decision``)."""
+    score, depth, nodes, pv = decision.score, decision.depth, decision.nodes, decision.pv
+    if score is not None:
+        low, high = game.bounds
+        slack = 1e-9 * (high - low)
+        if not _real(score) or not low - slack <= score <= high + slack:  # nan fails too
+            raise ValueError(f"score {_shown(score)} is not a number within the game's bounds [{low:g}, {high:g}]")
+    if depth is not None and not (_whole(depth) and 0 <= depth <= MAX_DEPTH):
+        raise ValueError(f"depth {_shown(depth)} is not a whole number from 0 to {MAX_DEPTH:,}")
+    if nodes is not None and not (_whole(nodes) and 0 <= nodes <= MAX_NODES):
+        raise ValueError(f"reported nodes {_shown(nodes)} is not a whole number from 0 to {MAX_NODES:,}")
+    if not pv:
         return ()
+    if not isinstance(pv, (tuple, list)) or len(pv) > MAX_PV:
+        raise ValueError(f"principal variation is not a tuple of at most {MAX_PV:,} moves")
+    out = []
+    for i, move in enumerate(pv):
+        try:
+            legal = game.legal_moves(state) if not game.is_terminal(state) else ()
+            index = legal_index(legal, move)
+        except Exception:
+            index = None
+        if index is None:
+            raise ValueError(f"principal variation move {_shown(move)} at its ply {i} is not a legal move")
+        move = legal[index]
+        out.append(game.move_text(state, move))
+        state = game.apply(state, move)
+    return tuple(out)
+
+
+def _real(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value, size: int = 60) -> str:
+    """A value from a bot, shown in at most ``size`` characters."""
+    try:
+        text = repr(value)
+    except Exception:  # a repr that raises, or recurses too deep
+        return f"<unprintable {type(value).__name__}>"
+    return text if len(text) <= size else text[: size - 1] + "…"
 
 
 def _opening_text(game: Game, opening: Sequence) -> tuple[str, ...]:

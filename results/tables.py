@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from arena.referee import MAX_DEPTH, MAX_NODES
 from results.about import About
 from results.rows import GAME_COLUMNS, MOVE_COLUMNS
 from results.store import Store
@@ -60,4 +61,24 @@ def typed_games(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def typed_moves(moves: pd.DataFrame) -> pd.DataFrame:
-    return moves.astype({"depth": "Int64", "score": "float64", "seconds": "float64"})
+    """The moves with their numbers typed. A value that is not one (text, infinity, a depth
+    out of range) is read as missing: the referee stores no such value, but a database
+    written by an earlier version may hold one, and no report may fail on it."""
+    return moves.assign(
+        nodes=_numbers(moves["nodes"], 0, MAX_NODES).fillna(0).astype("int64"),
+        seconds=_numbers(moves["seconds"]),
+        depth=_numbers(moves["depth"], 0, MAX_DEPTH).astype("Int64"),
+        score=_numbers(moves["score"]),
+    )
+
+
+def _numbers(values: pd.Series, low: float | None = None, high: float | None = None) -> pd.Series:
+    """``values`` as float64, NaN where a value is not a finite number (within [low, high]
+    and whole, when they are given)."""
+    if values.dtype.kind not in "iuf":
+        values = pd.to_numeric(values, errors="coerce")
+    values = values.astype("float64")
+    fit = values.abs() < float("inf")
+    if low is not None:
+        fit &= values.between(low, high) & (values == values.round())
+    return values if fit.all() else values.where(fit)

@@ -9,7 +9,8 @@ import pytest
 from arena import (
     Budget, BudgetExhausted, Counter, Decision, GameRecord, MoveRecord, Termination, get_registry, play_game,
 )
-from arena.referee import _index, ask, bot_seed
+from arena.referee import ask, bot_seed
+from arena.referee import legal_index as _index
 from arena.front.tournament import Entrant, TournamentConfig, make_schedule
 from arena.execution.specs import fresh_game
 from arena.execution.worker import _LocalBuild, play_scheduled

@@ -113,6 +113,7 @@ print(json.dumps(seen))
 # hostile bots (tests/plugins/hostile.py) in a gauntlet against random: the same tournament
 # with and without --sandbox, so the test proves the sandbox, not the probes
 
+SECRET_VARIABLE = "ARENA_RUNNER_SECRET"  # set in the runner's environment: no sandboxed bot may see it
 OTHER_BOT = Path(__file__).parent / "plugins" / "misbehaving.py"  # another plugin's source, beside hostile.py
 
 
@@ -140,6 +141,7 @@ class Hostile:
             "peek": f"hostile-read:path={OTHER_BOT}",
             "signal": f"hostile-signal:pid={os.getpid()}",
             "litter": "hostile-litter",
+            "snoop": f"hostile-snoop:variable={SECRET_VARIABLE}",
         }
 
     def run(self, *flags: str) -> dict[str, list[tuple[str, str]]]:
@@ -164,6 +166,7 @@ class Hostile:
 @pytest.fixture
 def hostile(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # where an unsandboxed bot process leaves its litter
+    monkeypatch.setenv(SECRET_VARIABLE, "a value of the runner's")
     out = Hostile(tmp_path)
     yield out
     out.close()
@@ -172,7 +175,7 @@ def hostile(tmp_path, monkeypatch, capsys):
 def test_without_the_sandbox_every_probe_succeeds(hostile):
     games = hostile.run()
     assert hostile.connections() == 2 and hostile.outside.exists() and len(hostile.signals) == 2
-    for name in ("net", "write", "db", "peek", "signal"):
+    for name in ("net", "write", "db", "peek", "signal", "snoop"):
         assert [t for t, _ in games[name]] == ["crash", "crash"], games[name]
         assert all("probe hostile-" in m and "succeeded" in m for _, m in games[name])
     # the litter of the first game is found in the second

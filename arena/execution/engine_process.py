@@ -63,11 +63,6 @@ class EngineProcess:
     ):
         self.argv = list(argv)
         self.scratch = None
-        launch = self.argv
-        if sandbox:
-            launch, box = sandboxing.engine_argv(self.argv)
-            self.scratch = sandboxing.Scratch()
-            launch = sandboxing.wrap(launch, box, self.scratch.path)
         self.write_timeout = write_timeout
         self.memory_bytes = memory_bytes
         self.output_bytes = output_bytes
@@ -76,16 +71,21 @@ class EngineProcess:
         self._read = 0  # stdout bytes this game
         self._logged = 0  # bytes we copied into the log ourselves (``info string``), not the engine's stderr
         self.proc = None
+        options = dict(
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            start_new_session=True,  # its own process group: killpg reaches its children
+            preexec_fn=_memory_limit(memory_bytes),
+            bufsize=0,
+        )
         try:
-            self.proc = subprocess.Popen(
-                launch,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.log,
-                start_new_session=True,  # its own process group: killpg reaches its children
-                preexec_fn=_memory_limit(memory_bytes),
-                bufsize=0,
-            )
+            if sandbox:
+                launch, box = sandboxing.engine_argv(self.argv)
+                self.scratch = sandboxing.Scratch()
+                self.proc = sandboxing.popen(launch, box, self.scratch.path, **options)
+            else:
+                self.proc = subprocess.Popen(self.argv, **options)
         except FileNotFoundError:
             self.close()
             raise BotFault(Termination.CRASH, "failed to start", f"no such file {self.argv[0]!r}") from None

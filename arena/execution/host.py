@@ -3,12 +3,13 @@
 Started by ``arena.execution.isolation`` as ``python -m arena.execution.host FD PARENT``. The host caps its own
 memory and output, dies with its parent, and answers one request at a time:
 
-    ("start", spec, game_spec, player, seed)    build a fresh bot; start a game -> ("ok",)
-    ("choose", state, budget)                   -> ("move", move or Decision, nodes)
+    ("start", spec, game_spec, player, seed)    build a fresh bot; start a game -> {"ok": true}
+    ("choose", state, budget)                   -> {"move": TEXT, "nodes": N, ...}
 
 ``budget`` is None when it is the one of the move before (it is sent once per game).
-Any other answer names a fault: ("error", text, nodes), ("memory", text, nodes) or
-("output", text, nodes). stdout and stderr go to a file the referee truncates each game.
+Answers are plain data (``arena.execution.channel``): the move as the game writes it, never
+a pickled object, so nothing a bot returns can run code in the runner. Any other answer
+names a fault. stdout and stderr go to a file the referee truncates each game.
 """
 
 from __future__ import annotations
@@ -19,20 +20,14 @@ import os
 import pickle
 import resource
 import signal
+import socket
 import sys
-from multiprocessing.connection import Connection
+
+from arena.bot import Decision
+from arena.execution import channel
+from arena.referee import legal_index
 
 PR_SET_PDEATHSIG = 1
-
-
-class Unsendable:
-    """Stands in for a move that could not be pickled; never equal to a legal move."""
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __repr__(self):
-        return self.text
 
 
 def die_with_parent(parent: int) -> None:
@@ -60,10 +55,9 @@ def limit_resource(kind: int, value: int | None) -> None:
     resource.setrlimit(kind, (value, hard))
 
 
-def serve(conn: Connection) -> None:
-    setup = conn.recv()
+def serve(sock: socket.socket) -> None:
+    setup = pickle.loads(channel.read_frame(sock))
     sys.path[:] = setup["sys_path"]
-    from arena.bot import Decision
     from arena.budget import BudgetExhausted, Counter, counted
     from arena.execution.specs import fresh_game, registry_for
 
@@ -75,13 +69,13 @@ def serve(conn: Connection) -> None:
     limit_resource(resource.RLIMIT_AS, setup["memory_bytes"])
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
-    conn.send(("ready",))
-    bot = view = counter = None
+    sock.sendall(channel.answer({"ready": True}))
+    bot = view = counter = game = None
     while True:
-        try:
-            request = conn.recv()
-        except EOFError:
+        data = channel.read_frame(sock)
+        if data is None:
             return
+        request = pickle.loads(data)  # from the runner, which this process trusts
         kind, active = request[0], None  # active: the counter of a move under way
         try:
             if kind == "start":
@@ -89,10 +83,11 @@ def serve(conn: Connection) -> None:
                 bot = view = None
                 bot = registry.bot(spec)
                 counter = Counter()
+                game = fresh_game(game_spec, plugins, entry_points)
                 # a copy per game, as in the worker, counting what the bot's apply makes
-                view = counted(fresh_game(game_spec, plugins, entry_points), counter)
+                view = counted(game, counter)
                 bot.new_game(view, player, seed)
-                answer = ("ok",)
+                answer = {"ok": True}
             else:
                 _, state, budget = request
                 if budget is not None:
@@ -101,25 +96,72 @@ def serve(conn: Connection) -> None:
                 counter.tick()  # the root, as the referee counts it
                 active = counter
                 chosen = bot.choose(view, state, counter)
-                answer = ("move", chosen, counter.nodes)
+                answer = move_answer(game, state, chosen, counter.nodes)
         except BudgetExhausted:
-            answer = ("error", counter.out_of_budget(), counter.nodes)  # raised in a move: the counter is set
+            answer = _fault("budget", counter.out_of_budget(), counter.nodes)  # raised in a move: the counter is set
         except MemoryError:
-            answer = ("memory", "MemoryError", _nodes(active))
+            answer = _fault("memory", "MemoryError", _nodes(active))
         except BaseException as exc:  # a bot may raise anything, SystemExit included
             if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
-                answer = ("output", _output_text(output_limit), _nodes(active))
+                answer = _fault("output", _output_text(output_limit), _nodes(active))
             else:
-                text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                answer = ("error", text, _nodes(active))
+                answer = _fault("crash", _describe(exc), _nodes(active))
         if _flush_failed() or os.fstat(1).st_size >= output_limit:
-            answer = ("output", _output_text(output_limit), _nodes(active))
+            answer = _fault("output", _output_text(output_limit), _nodes(active))
+        sock.sendall(channel.answer(answer))
+
+
+def move_answer(game, state, chosen, nodes: int) -> dict:
+    """The answer for what a bot chose: its move as the game writes it, with the decision's
+    fields as plain values; a move that is not legal is only shown (the runner checks again)."""
+    decision = chosen if isinstance(chosen, Decision) else None
+    move = decision.move if decision is not None else chosen
+    try:
+        legal = game.legal_moves(state)
+        index = legal_index(legal, move)
+        text = None if index is None else game.move_text(state, legal[index])
+    except Exception:
+        text = None
+    if text is None:
+        return {"illegal": _shown(move), "nodes": nodes}
+    answer = {"move": text, "nodes": nodes}
+    if decision is None:
+        return answer
+    for key in ("score", "depth"):
+        value = getattr(decision, key)
+        if value is not None:
+            answer[key] = value if type(value) in (int, float) else _shown(value)  # the runner refuses text
+    if decision.nodes is not None:
+        answer["reported"] = decision.nodes if type(decision.nodes) is int else _shown(decision.nodes)
+    if decision.pv:
         try:
-            conn.send(answer)
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            chosen = answer[1]
-            move = chosen.move if isinstance(chosen, Decision) else chosen
-            conn.send(("move", Unsendable(f"<unsendable {type(move).__name__}: {exc}>"), answer[2]))
+            pv = list(decision.pv)
+            if len(pv) > channel.MAX_PV:
+                answer["badpv"] = f"{len(pv):,} moves"
+            else:
+                answer["pv"] = game.line_text(state, pv)
+        except Exception as exc:
+            answer["badpv"] = _describe(exc)
+    return answer
+
+
+def _fault(kind: str, text: str, nodes: int) -> dict:
+    return {"fault": kind, "text": text, "nodes": nodes}
+
+
+def _shown(value) -> str:
+    try:
+        return channel.plain(repr(value))
+    except Exception:
+        return f"<{channel.plain(type(value).__name__, 80)}>"
+
+
+def _describe(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        text = ""
+    return channel.plain(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
 
 
 def _nodes(counter) -> int:
@@ -142,7 +184,7 @@ def _output_text(limit: int) -> str:
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner handles Ctrl-C
     die_with_parent(int(sys.argv[2]))
-    serve(Connection(int(sys.argv[1])))
+    serve(socket.socket(fileno=int(sys.argv[1])))
 
 
 if __name__ == "__main__":

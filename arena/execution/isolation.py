@@ -14,15 +14,18 @@ import signal
 import socket
 import subprocess
 import sys
-from multiprocessing.connection import Connection
+import typing
 
-from arena.budget import Counter
+from arena.bot import Decision
+from arena.budget import Counter, uncounted
 from arena.errors import BotFault
+from arena.execution import channel
 from arena.execution import host as host_module
 from arena.execution import sandbox
 from arena.game import Game
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.records import Termination
+from arena.referee import legal_index
 
 #: Seconds a host may take to start (Python, imports, plugins), on a busy machine.
 HOST_START_TIMEOUT = 60.0
@@ -38,28 +41,26 @@ class HostProcess:
         self.sandboxed = limits.sandbox
         self.scratch = sandbox.Scratch() if limits.sandbox else None
         argv = [sys.executable, "-m", host_module.__name__]
-        path = sys.path
-        if self.scratch is not None:
-            own = tuple(f for name in plugins for f in sandbox.source_files(name))  # found, not imported
-            root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(host_module.__file__))))
-            box = sandbox.Sandbox(own, (("PYTHONPATH", root),))  # where arena/ is, for python -m
-            argv = sandbox.wrap(argv, box, self.scratch.path)
-            path = [p or os.getcwd() for p in sys.path]  # "" would mean the sandbox's working folder
         ours, theirs = socket.socketpair()
+        argv += [str(theirs.fileno()), "0" if self.scratch is not None else str(os.getpid())]
+        options = dict(pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         self.output = output_file()
+        path = sys.path
         try:
-            self.proc = subprocess.Popen(
-                [*argv, str(theirs.fileno()), "0" if self.scratch is not None else str(os.getpid())],
-                pass_fds=(theirs.fileno(),),
-                stdin=subprocess.DEVNULL,
-                stdout=self.output,
-                stderr=self.output,
-            )
+            if self.scratch is None:
+                self.proc = subprocess.Popen(argv, stdout=self.output, stderr=self.output, **options)
+            else:
+                own = tuple(f for name in plugins for f in sandbox.source_files(name))  # found, not imported
+                root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(host_module.__file__))))
+                box = sandbox.Sandbox(own, (("PYTHONPATH", root),))  # where arena/ is, for python -m
+                path = sandbox.visible(sys.path, own)
+                self.proc = sandbox.popen(argv, box, self.scratch.path, stdout=self.output, stderr=self.output, **options)
         finally:
             theirs.close()
-        self.conn = Connection(ours.detach())
+        self.sock = ours
+        self.reader = channel.AnswerReader(ours.fileno())
         try:
-            self.conn.send(
+            self.send(
                 {
                     "sys_path": path,
                     "plugins": list(plugins),
@@ -73,24 +74,28 @@ class HostProcess:
             self.close()
             raise
 
-    def call(self, request: tuple, timeout: float, what: str):
-        """Send a request and return the answer, or raise BotFault (killing the host)."""
+    def send(self, request) -> None:
         try:
-            self.conn.send(request)
-        except (OSError, ValueError):
+            self.sock.sendall(channel.request(request))
+        except OSError:
             raise BotFault(Termination.CRASH, "crashed", self._death()) from None
+
+    def call(self, request: tuple, timeout: float, what: str) -> dict:
+        """Send a request and return the answer, or raise BotFault (killing the host)."""
+        self.send(request)
         return self.wait(timeout, what)
 
-    def wait(self, timeout: float, what: str):
-        if not self.conn.poll(timeout):
-            self.kill()
-            raise BotFault(
-                Termination.TIMEOUT, "timed out", f"took longer than {timeout:g}s to {what}; its process was killed"
-            )
+    def wait(self, timeout: float, what: str) -> dict:
+        """The host's next answer, checked as plain data (``arena.execution.channel``); a late,
+        malformed or missing one kills the host and raises BotFault."""
         try:
-            return self.conn.recv()
-        except (EOFError, OSError):
-            raise BotFault(Termination.CRASH, "crashed", self._death()) from None
+            answer = self.reader.read(timeout, what)
+        except BotFault:
+            self.kill()
+            raise
+        if answer is None:
+            raise BotFault(Termination.CRASH, "crashed", self._death())
+        return answer
 
     def new_game(self) -> None:
         """Forget the last game's output, so the output limit is per game."""
@@ -103,7 +108,7 @@ class HostProcess:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
-        self.conn.close()
+        self.sock.close()
 
     def close(self) -> None:
         self.kill()
@@ -198,6 +203,18 @@ def host_pool() -> HostPool:
     return _POOL
 
 
+class Shown:
+    """What a host showed of a move that is not a legal one: its text, never equal to a move."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
 class RemoteBot:
     """A bot that runs in a host process; the referee uses it like any bot."""
 
@@ -219,8 +236,11 @@ class RemoteBot:
         self.host = self.pool.acquire(self.spec, self.plugins, self.limits)
         self.host.new_game()
         self._budget = None
+        self._game = uncounted(game)  # reading the host's answers counts no node
         request = ("start", self.spec, game.spec, player, seed)  # one round trip: build the bot, start the game
-        self._check(self.host.call(request, self.limits.watchdog, "start a game"))
+        answer = self.host.call(request, self.limits.watchdog, "start a game")
+        if "ok" not in answer:
+            self._fault(answer)
 
     def choose(self, game: Game, state, budget: Counter):
         limits = budget.budget
@@ -228,20 +248,55 @@ class RemoteBot:
         sent = None if limits is self._budget else limits  # the host keeps the budget of the last move
         self._budget = limits
         answer = self.host.call(("choose", state, sent), timeout, "move")
-        budget.nodes = answer[2] if len(answer) > 2 else 0
-        if answer[0] == "move":
-            return answer[1]
-        self._check(answer)
+        budget.nodes = answer.get("nodes", 0)
+        if "move" in answer:
+            return self._decision(state, answer)
+        if "illegal" in answer:
+            return Shown(channel.plain(answer["illegal"]))
+        self._fault(answer)
 
-    def _check(self, answer) -> None:
-        kind = answer[0]
-        if kind == "ok":
-            return
+    def _decision(self, state, answer: dict):
+        """The move (or Decision) an answer names, read with the game's ``parse_move_in``; what
+        the fields mean (a legal move, a score within bounds) the referee checks."""
+        game, text = self._game, answer["move"]
+        try:
+            move = game.parse_move_in(state, text)
+        except Exception:
+            return Shown(channel.plain(text))
+        if len(answer) == 2:  # a bare move and its nodes
+            return move
+        if "badpv" in answer:
+            raise BotFault(Termination.PROTOCOL, "broke the protocol", f"unwritable principal variation ({channel.plain(answer['badpv'])})")
+        pv = self._pv(state, answer.get("pv", ()))
+        return Decision(move, answer.get("score"), answer.get("depth"), pv, answer.get("reported"))
+
+    def _pv(self, state, texts: list) -> tuple:
+        game, pv = self._game, []
+        for ply, text in enumerate(texts):
+            try:
+                move = game.parse_move_in(state, text)
+                if legal_index(game.legal_moves(state), move) is None:
+                    raise ValueError
+                state = game.apply(state, move)
+            except Exception:
+                raise BotFault(
+                    Termination.PROTOCOL, "broke the protocol",
+                    f"principal variation move {channel.plain(text, 40)!r} at its ply {ply} is not a legal move",
+                ) from None
+            pv.append(move)
+        return tuple(pv)
+
+    def _fault(self, answer: dict) -> typing.NoReturn:
+        """Raise the BotFault a host's answer names (one of the wrong kind: a protocol fault)."""
+        kind, text = answer.get("fault"), channel.plain(answer.get("text", ""))
         if kind == "memory":
             raise BotFault(Termination.MEMORY, "ran out of memory", f"over its limit of {self.limits.memory_limit} MiB")
         if kind == "output":
-            raise BotFault(Termination.OUTPUT, "wrote too much", answer[1])
-        raise BotFault(Termination.CRASH, "crashed", answer[1])
+            raise BotFault(Termination.OUTPUT, "wrote too much", text)
+        if kind is None:
+            fields = channel.plain(", ".join(sorted(answer)), 80)
+            raise BotFault(Termination.PROTOCOL, "broke the protocol", f"sent an answer of the wrong kind ({fields})")
+        raise BotFault(Termination.CRASH, "crashed", text)
 
     def release(self) -> None:
         """Hand the host back for the next game (or drop it if it died)."""

@@ -48,14 +48,14 @@ def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dic
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     box = sandbox.Sandbox(readable, (("PYTHONPATH", root),))  # where arena/ is, for python -m
     request = {
-        "sys_path": [p or os.getcwd() for p in sys.path], "source": source, "game_plugins": list(game_plugins),
+        "sys_path": sandbox.visible(sys.path, readable), "source": source, "game_plugins": list(game_plugins),
         "game": game, "specs": list(specs), "memory_bytes": limits.memory_bytes, "output_bytes": limits.output_bytes,
     }
     ours, theirs = os.pipe()
     output = tempfile.TemporaryFile()
     try:
-        proc = subprocess.Popen(
-            sandbox.wrap([sys.executable, "-m", MODULE, str(theirs)], box, scratch.path),
+        proc = sandbox.popen(
+            [sys.executable, "-m", MODULE, str(theirs)], box, scratch.path,
             pass_fds=(theirs,), stdin=subprocess.PIPE, stdout=output, stderr=output,
         )
     except OSError as exc:

@@ -80,6 +80,41 @@ def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
     return out + ["--remount-ro", "/", "--chdir", SCRATCH, "--", *argv]
 
 
+def popen(argv: list[str], sandbox: Sandbox, scratch: str, **options) -> subprocess.Popen:
+    """Start ``argv`` in ``sandbox`` (``subprocess.Popen`` with ``options``).
+
+    bwrap starts with an empty environment and reads its own options from a memory file
+    descriptor, which it closes: its process stays in the sandbox as PID 1, where every bot
+    can read its ``environ`` and ``cmdline``, and they must name nothing of the runner (its
+    environment, the other bots' paths that the options hide) but the command itself.
+    """
+    full = wrap(argv, sandbox, scratch)
+    cut = full.index("--")
+    fd = os.memfd_create("arena-bwrap-args")
+    try:
+        data = memoryview(b"".join(word.encode() + b"\0" for word in full[1:cut]))
+        while data:
+            data = data[os.write(fd, data) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+        options["pass_fds"] = (*options.get("pass_fds", ()), fd)
+        return subprocess.Popen([full[0], "--args", str(fd), *full[cut:]], env={}, **options)
+    finally:
+        os.close(fd)
+
+
+def visible(entries, readable=()) -> list[str]:
+    """The ``sys.path`` entries a sandboxed Python needs: those inside what it shows (Python, the
+    arena's packages) and those holding one of its ``readable`` files; the runner's working
+    folder and other paths of its own are left out."""
+    shown = [*python_paths(), *(os.path.abspath(p) for p in readable)]
+    out = []
+    for entry in entries:
+        entry = os.path.abspath(entry or os.getcwd())
+        if any(_within(entry, s) or _within(s, entry) for s in shown):
+            out.append(entry)
+    return _unique(out)
+
+
 @lru_cache(maxsize=1)
 def python_paths() -> tuple[str, ...]:
     """What a Python bot needs to run the arena: the interpreter, its libraries, the arena's packages."""
@@ -191,14 +226,20 @@ def _probe() -> str:
         return "bubblewrap (bwrap) is not installed; install it (Debian, Ubuntu: apt-get install bubblewrap)"
     scratch = Scratch()
     try:
-        done = subprocess.run(wrap(["true"], Sandbox(), scratch.path), capture_output=True, text=True, timeout=30)
+        proc = popen(["true"], Sandbox(), scratch.path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            _, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return "bubblewrap did not finish starting a sandbox within 30s"
     except (OSError, subprocess.SubprocessError) as exc:
         return f"bubblewrap cannot start: {exc}"
     finally:
         scratch.close()
-    if done.returncode == 0:
+    if proc.returncode == 0:
         return ""
-    said = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+    said = (stderr.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
     return (
         f"bubblewrap cannot start a sandbox here ({said}); enable unprivileged user namespaces "
         "(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0; in a container, allow them)"

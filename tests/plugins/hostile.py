@@ -91,7 +91,26 @@ class Litter(ProbeBot):
         return f"found {path} from an earlier game" if found else None
 
 
+class Snoop(ProbeBot):
+    name = "hostile-snoop"
+    description = "looks for the runner's environment and arguments in every process's environ and cmdline"
+    variable: str = param("", "the name of a variable of the runner's environment")
+
+    def probe(self):
+        for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+            for what in ("environ", "cmdline"):
+                try:
+                    with open(f"/proc/{pid}/{what}", "rb") as f:
+                        data = f.read()
+                except OSError:
+                    continue
+                for word in (self.variable, "--ro-bind", "pytest"):
+                    if word.encode() in data:
+                        return f"found {word!r} in /proc/{pid}/{what}"
+        return None
+
+
 @hookimpl
 def register_bots(register):
-    for cls in (Network, Writer, Reader, Signaller, Litter):
+    for cls in (Network, Writer, Reader, Signaller, Litter, Snoop):
         register(cls)

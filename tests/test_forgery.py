@@ -1,0 +1,153 @@
+"""Nothing a bot sends is trusted: forged answers and out-of-range decisions lose their own
+game in every mode (in the runner's process, isolated, sandboxed, on Dask), no payload runs
+in the runner, and every other game is played as in a run without the forgers."""
+
+import sqlite3
+import sys
+
+import pytest
+
+import results
+from arena import Budget, Decision, Termination, get_registry, play_game
+from arena.front.cli import main
+from arena.referee import MAX_DEPTH
+from tests.helpers import sandbox_unavailable
+from tests.plugins import forgers
+
+REGISTRY = get_registry(entry_points=False, plugins=[forgers])
+
+# bot -> (spec, termination, words its games' messages hold)
+PAYLOADS = {
+    "reduce": ("payload:kind=reduce", Termination.ILLEGAL_MOVE, ["illegal move <tests.plugins.forgers.Payload object"]),
+    "hugemove": ("payload:kind=hugemove", Termination.ILLEGAL_MOVE, ["illegal move 'xxxx", "…"]),
+    "deepmove": ("payload:kind=deepmove", Termination.ILLEGAL_MOVE, ["illegal move "]),
+}
+RAW = {  # frames written to the host's socket: isolated modes only
+    "rawpickle": ("payload:kind=rawpickle", Termination.PROTOCOL, ["broke the protocol", "not JSON"]),
+    "hugeframe": ("payload:kind=hugeframe", Termination.PROTOCOL, ["answer of 4,294,967,280 bytes"]),
+    "deepjson": ("payload:kind=deepjson", Termination.PROTOCOL, ["not JSON"]),
+    "nontext": ("payload:kind=nontext", Termination.PROTOCOL, ["malformed answer: move is not text"]),
+    "garbage": ("payload:kind=garbage", Termination.PROTOCOL, ["broke the protocol", "not JSON"]),
+}
+DECISIONS = {
+    f"{field}-{value}": (f"decision:field={field},value={value}", Termination.PROTOCOL, ["broke the protocol", words])
+    for field, value, words in [
+        ("score", "text", "score"), ("score", "inf", "score"), ("score", "nan", "score"), ("score", "big", "score"),
+        ("depth", "text", "depth"), ("depth", "big", "depth"), ("depth", "negative", "depth"),
+        ("nodes", "text", "nodes"), ("nodes", "big", "nodes"), ("nodes", "negative", "nodes"),
+        ("pv", "long", "principal variation"), ("pv", "illegal", "principal variation"),
+    ]
+}
+MODES = {
+    "in-process": ["--no-isolation"],
+    "isolated": [],
+    "sandboxed": ["--sandbox"],
+    "dask": ["--dask", "local"],
+}
+
+
+def attackers(mode: str) -> dict:
+    out = {**PAYLOADS, **DECISIONS}
+    if mode != "in-process":
+        out.update(RAW)
+    return out
+
+
+def run(tmp_path, mode: str, bots: dict, marker) -> "results.Tables":
+    db = tmp_path / f"{mode}.db"
+    argv = ["run", "--game", "tictactoe", "--games", "2", "--openings", "0", "--format", "gauntlet", "--budget",
+            "nodes=200", "--bot", "random", "--bot", "greedy", "--challenger", "greedy", "--watchdog", "20",
+            "--jobs", "2", "--no-progress", "--db", str(db), "--plugin", "tests.plugins.forgers", *MODES[mode]]
+    for name, (spec, _, _) in bots.items():
+        spec = spec.replace("kind=reduce", f"kind=reduce,path={marker}").replace("kind=rawpickle", f"kind=rawpickle,path={marker}")
+        argv += ["--bot", f"{name}={spec}", "--challenger", name]
+    assert main(argv) == 0
+    return results.load(db)
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_every_forgery_loses_its_game_and_runs_nothing(tmp_path, mode, capsys):
+    if mode == "sandboxed" and sandbox_unavailable():
+        pytest.skip(sandbox_unavailable())
+    if mode == "dask":
+        pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
+    marker = tmp_path / "payload-ran"
+    bots = attackers(mode)
+    games = run(tmp_path, mode, bots, marker).games
+    assert not marker.exists(), "a bot's payload ran in the runner"
+    assert len(games) == 2 * (len(bots) + 1)
+    for row in games.itertuples():
+        name = row.first if row.first != "random" else row.second
+        if name == "greedy":
+            continue
+        _, termination, words = bots[name]
+        side = 0 if row.first == name else 1
+        assert (row.termination, row.loser) == (termination.value, side), (name, row.message)
+        assert row.message.count("\n") == 0 and len(row.message) < 1000, (name, row.message)
+        for w in words:
+            assert w in row.message, (name, row.message)
+    # the honest games are those of a run without the attackers
+    (tmp_path / "clean").mkdir()
+    clean = run(tmp_path / "clean", mode, {}, marker).games
+    keep = ["first", "second", "termination", "result", "plies", "seed"]
+    honest = games[(games.first == "greedy") | (games.second == "greedy")][keep].reset_index(drop=True)
+    assert honest.equals(clean[keep].reset_index(drop=True))
+
+
+@pytest.mark.parametrize(
+    "decision, words",
+    [
+        (dict(score="x"), "score 'x' is not a number"),
+        (dict(score=float("inf")), "score inf"),
+        (dict(score=2.0), "within the game's bounds [-1, 1]"),
+        (dict(depth="deep"), "depth 'deep'"),
+        (dict(depth=10**30), f"from 0 to {MAX_DEPTH:,}"),
+        (dict(depth=True), "depth True"),
+        (dict(nodes=-5), "reported nodes -5"),
+        (dict(pv=("a1",)), "principal variation move 'a1' at its ply 0 is not a legal move"),
+        (dict(pv=[0] * 1001), "at most 1,000 moves"),
+    ],
+)
+def test_the_referee_checks_every_field_of_a_decision_before_it_is_stored(decision, words):
+    class Forger(forgers.DecisionBot):
+        def choose(self, game, state, budget):
+            return Decision(game.legal_moves(state)[0], **decision)
+
+    game = REGISTRY.game("tictactoe")
+    record = play_game(game, [Forger(), REGISTRY.bot("random")], budgets=[Budget(nodes=50)] * 2)
+    assert (record.termination, record.loser, record.moves) == (Termination.PROTOCOL, 0, ())
+    assert "'decision' broke the protocol at ply 0: " in record.message and words in record.message
+
+
+def test_a_fit_decision_is_stored_as_given():
+    class Honest(forgers.DecisionBot):
+        def choose(self, game, state, budget):
+            first = game.legal_moves(state)[0]
+            after = game.apply(state, first)
+            line = (first,) if game.is_terminal(after) else (first, game.legal_moves(after)[0])
+            return Decision(first, score=-1, depth=0, pv=line, nodes=7)
+
+    game = REGISTRY.game("tictactoe")
+    record = play_game(game, [Honest(), Honest()])
+    assert record.termination == Termination.NORMAL
+    first = record.moves[0]
+    assert (first.score, first.depth, first.nodes, first.reported, len(first.pv)) == (-1, 0, 7, True, 2)
+
+
+def test_reports_and_ladders_survive_rows_an_earlier_version_stored(tmp_path, capsys):
+    db = tmp_path / "old.db"
+    assert main(["ladder", str(db), "--game", "tictactoe", "--add", "random", "--add", "greedy",
+                 "--games", "4", "--no-progress"]) == 0
+    with sqlite3.connect(db) as con:  # what the referee used to let through, in the first game's moves
+        first = con.execute("SELECT game_id, ply FROM moves ORDER BY game_id, ply LIMIT 3").fetchall()
+        where = " WHERE game_id = ? AND ply = ?"
+        con.execute("UPDATE moves SET score='x', depth='deep'" + where, first[0])
+        con.execute("UPDATE moves SET score=9e999, depth=1e30" + where, first[1])
+        con.execute("UPDATE moves SET nodes='many'" + where, first[2])
+    capsys.readouterr()
+    for argv in (["report", str(db)], ["report", str(db), "--format", "json"], ["report", str(db), "--html", str(tmp_path / "r.html")],
+                 ["ladder", str(db), "--remove", "greedy"], ["ladder", str(db), "--games", "2", "--no-progress"]):
+        assert main(argv) == 0, argv
+        assert "Traceback" not in capsys.readouterr().err
+    moves = results.load(db).moves.sort_values(["game_id", "ply"])
+    assert moves.score.iloc[:2].isna().all() and moves.depth.iloc[:2].isna().all() and moves.nodes.iloc[2] == 0
