@@ -41,8 +41,12 @@ class Budget:
     @classmethod
     def parse(cls, text: str) -> "Budget":
         """Parse ``"nodes=1000"``, ``"time=0.5,depth=6"`` or ``"none"``."""
+        if not isinstance(text, str):
+            raise TypeError(f"Budget.parse takes text such as 'nodes=1000', got {text!r}")
         text = text.strip()
-        if text.lower() in ("", "none", "unlimited"):
+        if not text:
+            raise ParameterError("empty budget; expected nodes=N, time=SECONDS or depth=D, comma-separated, or 'none'")
+        if text.lower() in ("none", "unlimited"):
             return cls()
         values: dict = {}
         for piece in text.split(","):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import typing
 from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
@@ -204,6 +205,18 @@ class Game(Configurable):
                 )
             state = self.apply(state, move)
         return state
+
+
+def bounds_problem(bounds) -> str | None:
+    """What is wrong with a game's ``bounds``, or None: two finite numbers, the lower first."""
+    try:
+        low, high = bounds
+        fine = all(isinstance(b, (int, float)) and not isinstance(b, bool) and math.isfinite(b) for b in (low, high))
+    except (TypeError, ValueError):
+        fine = False
+    if not fine:
+        return "expected two finite numbers (lowest, highest utility)"
+    return None if low < high else "the lowest utility must be below the highest"
 
 
 def texts_need_state(game: Game) -> bool:

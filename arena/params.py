@@ -12,6 +12,8 @@ Instances are then built with keywords (``Nim(heaps=(1, 2))``) or from a spec st
 
 from __future__ import annotations
 
+import math
+
 import types
 import typing
 from dataclasses import dataclass, field
@@ -105,6 +107,8 @@ class Param:
             if not (_is_int(value) or isinstance(value, float)):
                 raise ParameterError(f"bad value {value!r} for {where}; expected a number")
             value = float(value)
+            if not math.isfinite(value):
+                raise ParameterError(f"bad value {value!r} for {where}; expected a finite number")
             items = (value,)
         elif base is int:
             if not _is_int(value):

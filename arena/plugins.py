@@ -10,8 +10,8 @@ import pluggy
 
 from arena import hookspecs
 from arena.bot import Bot
-from arena.errors import PluginError, UnknownNameError
-from arena.game import Game
+from arena.errors import ParameterError, PluginError, UnknownNameError
+from arena.game import Game, bounds_problem
 from arena.params import Configurable, parse_spec
 
 #: Modules registered before any third-party plugin, through the same hooks.
@@ -60,7 +60,12 @@ class Registry:
     def _build(self, kind, table, spec, params) -> Configurable:
         name, text = parse_spec(spec)
         cls = self._lookup(kind, table, name)
-        return cls(**{**cls.parse_params(text), **params})
+        built = cls(**{**cls.parse_params(text), **params})
+        if kind == "game":
+            why = bounds_problem(built.bounds)
+            if why:
+                raise ParameterError(f"game {name!r} has bounds {built.bounds!r}: {why}")
+        return built
 
 
 def make_plugin_manager() -> pluggy.PluginManager:

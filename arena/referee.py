@@ -8,8 +8,8 @@ from typing import Callable, Sequence
 
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter, counted
-from arena.errors import BotFault
-from arena.game import Game, State, texts_need_state
+from arena.errors import BotFault, ParameterError
+from arena.game import Game, State, bounds_problem, texts_need_state
 from arena.limits import DEFAULT_LIMITS
 from arena.records import GameRecord, MoveRecord, Termination
 
@@ -59,6 +59,7 @@ def play_game(
     move or overruns its time budget by more than ``time_margin`` loses the game at once
     with the game's lowest utility, and the record says why.
     """
+    _check_arguments(game, bots, names, budgets, seed, time_margin)
     names = tuple(names) if names else tuple(b.spec for b in bots)
     budgets = tuple(budgets) if budgets else (_UNLIMITED, _UNLIMITED)
     state = game.play(opening) if opening else game.initial_state()
@@ -166,6 +167,33 @@ def play_game(
     return _record(
         game, names, budgets, seed, opening_texts, moves, utilities, Termination.NORMAL, None, game.result_text(state)
     )
+
+
+def _check_arguments(game, bots, names, budgets, seed, time_margin) -> None:
+    """Refuse what would make a game fail oddly, or unfairly, before it starts: one clear error naming the argument."""
+    if not isinstance(game, Game):
+        raise TypeError(f"play_game: game must be an arena.Game, got {type(game).__name__}")
+    why = bounds_problem(game.bounds)
+    if why:
+        raise ParameterError(f"play_game: game {game.name!r} has bounds {game.bounds!r}: {why}")
+    if not isinstance(bots, Sequence) or len(bots) != 2:
+        count = len(bots) if isinstance(bots, Sequence) else type(bots).__name__
+        raise ParameterError(f"play_game: bots must be two bots, the first to move first; got {count}")
+    for i, bot in enumerate(bots):
+        if not callable(getattr(bot, "choose", None)) or not callable(getattr(bot, "new_game", None)):
+            raise TypeError(f"play_game: bots[{i}] is not a bot (it has no choose and new_game): {type(bot).__name__}")
+    if names and (len(names) != 2 or not all(isinstance(n, str) for n in names)):
+        raise ParameterError(f"play_game: names must be two strings, got {names!r}")
+    if budgets:
+        if len(budgets) != 2:
+            raise ParameterError(f"play_game: budgets must be two Budgets, one per bot; got {len(budgets)}")
+        for i, budget in enumerate(budgets):
+            if not isinstance(budget, Budget):
+                raise TypeError(f"play_game: budgets[{i}] must be an arena.Budget (Budget.parse reads text), got {budget!r}")
+    if not _whole(seed):
+        raise TypeError(f"play_game: seed must be an integer, got {seed!r}")
+    if not _real(time_margin) or time_margin < 0:
+        raise ParameterError(f"play_game: time_margin must be 0 or more seconds, got {time_margin!r}")
 
 
 def _record(game, names, budgets, seed, opening, moves, utilities, termination, loser, message) -> GameRecord:

@@ -104,6 +104,7 @@ def random_playout(game: Game, rng: random.Random, max_plies: int = 10_000, plac
 
 def check_game(game: Game, *, playouts: int = 20, seed: int = 0, max_plies: int = 10_000) -> GameReport:
     """Play seeded random games and check every rule-book promise along the way."""
+    _require("check_game", game=(game, Game), playouts=(playouts, int), seed=(seed, int), max_plies=(max_plies, int))
     rng = random.Random(seed)
     low, high = game.bounds
     assert low < 0 < high and low == -high, f"{game.name}: bounds {game.bounds} must be symmetric around 0"
@@ -383,6 +384,7 @@ def check_bot(
     Every answer must be a legal move, and the search must stay within the node
     limit and the time limit plus ``time_margin``. Returns the number of answers checked.
     """
+    _require("check_bot", bot=(bot, Bot), game=(game, Game), positions=(positions, int), seed=(seed, int))
     rng = random.Random(seed)
     checked = 0
     for budget in budgets:
@@ -455,3 +457,12 @@ def _line(game: Game, moves) -> str:
         return "moves " + " ".join(game.line_text(game.initial_state(), moves))
     except Exception:
         return f"moves {list(moves)!r}"
+
+
+def _require(function: str, **arguments) -> None:
+    """TypeError naming the first argument that is not of its type, or a count below 0."""
+    for name, (value, kind) in arguments.items():
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise TypeError(f"{function}: {name} must be {'an' if kind.__name__[0] in 'AEIOUaeiou' else 'a'} {kind.__name__}, got {value!r}")
+        if kind is int and name != "seed" and value < 0:
+            raise ValueError(f"{function}: {name} must be 0 or more, got {value!r}")

@@ -17,6 +17,9 @@ def frames(records: Iterable[GameRecord], tournament: str = "") -> Tables:
     ``pairing`` numbers each pair of players in order of first appearance; ``about`` says
     what the records tell (game, players, budgets, how many)."""
     records = list(records)
+    for i, record in enumerate(records):
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"results.frames: records[{i}] is not an arena GameRecord: {type(record).__name__}")
     pairings: dict[frozenset, int] = {}
     games, moves = [], []
     for i, record in enumerate(records):

@@ -134,6 +134,15 @@ def write_error(
     return error
 
 
+def damaged(path, exc: BaseException) -> StoreError:
+    """The StoreError for a results database SQLite finds damaged: it is left as it is."""
+    db = str(path)
+    return StoreError(
+        f"results database {db!r} is damaged ({exc}); it was left as it is: restore it from a copy, "
+        f"or recover what SQLite can still read with: sqlite3 {db!r} .recover | sqlite3 recovered.db"
+    )
+
+
 def read_error(exc: sqlite3.Error, path: Path, lock_timeout: float, verb: str) -> StoreError:
     """The StoreError for a failed open or read (``verb``)."""
     db = str(path)

@@ -36,6 +36,7 @@ from results.sqlite import (
     StoreError,
     Transaction,
     check_path,
+    damaged,
     lock_timeout_from,
     read_error,
     write,
@@ -119,7 +120,9 @@ class Store:
             self.close()
             if isinstance(exc, sqlite3.OperationalError):  # locked, I/O error, cannot open
                 raise self._read_error(exc, "open") from None
-            raise self._not_ours(str(exc), create) from None  # not a database, or a corrupt one
+            if "malformed" in str(exc):  # a database, damaged
+                raise damaged(self.path, exc) from None
+            raise self._not_ours(str(exc), create) from None  # not a database
         except BaseException:
             self.close()
             raise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from pathlib import Path
 from typing import NamedTuple
 
@@ -10,6 +12,7 @@ import pandas as pd
 from arena.referee import MAX_DEPTH, MAX_NODES
 from results.about import About
 from results.rows import GAME_COLUMNS, MOVE_COLUMNS
+from results.sqlite import damaged
 from results.store import Store
 
 
@@ -37,19 +40,26 @@ class Tables(_Frames):
 
 def load(path: str | Path, tournament: str | None = None) -> Tables:
     """The games and moves of one tournament (default: the most recently started), and what it is."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"results.load: path must be the path of a results database, got {path!r}")
     with Store(path, create=False) as store:
-        t = store.tournament(tournament)
-        games = pd.read_sql_query(
-            "SELECT * FROM games WHERE tournament_id=? ORDER BY game_id", store.db, params=(t.id,)
-        )
-        moves = pd.read_sql_query(
-            "SELECT m.game_id, m.ply, m.player, CASE m.player WHEN 0 THEN g.first ELSE g.second END AS bot, "
-            "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget FROM moves m JOIN games g "
-            "ON g.tournament_id = m.tournament_id AND g.game_id = m.game_id "
-            "WHERE m.tournament_id=? ORDER BY m.game_id, m.ply",
-            store.db,
-            params=(t.id,),
-        )
+        try:
+            return _load(store, tournament)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(path, exc) from None
+
+
+def _load(store: Store, tournament: str | None) -> Tables:
+    t = store.tournament(tournament)
+    games = pd.read_sql_query("SELECT * FROM games WHERE tournament_id=? ORDER BY game_id", store.db, params=(t.id,))
+    moves = pd.read_sql_query(
+        "SELECT m.game_id, m.ply, m.player, CASE m.player WHEN 0 THEN g.first ELSE g.second END AS bot, "
+        "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget FROM moves m JOIN games g "
+        "ON g.tournament_id = m.tournament_id AND g.game_id = m.game_id "
+        "WHERE m.tournament_id=? ORDER BY m.game_id, m.ply",
+        store.db,
+        params=(t.id,),
+    )
     games.insert(0, "tournament", t.name)
     moves.insert(0, "tournament", t.name)
     about = About.from_store(t, len(games))

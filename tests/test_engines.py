@@ -432,3 +432,28 @@ def test_a_healthy_engine_plays_its_processs_next_games_and_is_closed_at_the_end
     # one engine per worker process (the set-up check starts one more), not one per game
     assert 1 < len(pids) <= 1 + jobs, pids
     assert all(_gone(int(pid)) for pid in pids), "an engine outlived the run"
+
+
+# output: a healthy engine's protocol lines are not charged; what is charged stays bounded on disk
+
+
+def test_protocol_lines_are_not_charged_against_the_output_limit():
+    limits = Limits(watchdog=5.0, output_limit=16)  # each move sends about 50 KiB of info lines
+    bot = engine("chatter", script=FAULTY, limits=limits)
+    record = play_game(TICTACTOE, [bot, REGISTRY.bot("random")], budgets=[Budget(nodes=100)] * 2, seed=2)
+    bot.close()
+    assert record.termination is Termination.NORMAL, record.message
+    assert sum(m.player == 0 for m in record.moves) >= 3  # about 150 KiB of info lines in all
+
+
+def test_a_child_writing_to_stderr_between_moves_is_stopped_at_the_output_limit():
+    limits = Limits(watchdog=5.0, output_limit=64)
+    bot = engine("babble", script=FAULTY, limits=limits)
+    slow = REGISTRY.bot("random")
+    slow.choose = lambda game, state, budget: (time.sleep(0.5), game.legal_moves(state)[0])[1]  # its child writes meanwhile
+    record = play_game(TICTACTOE, [bot, slow], budgets=[Budget(nodes=100)] * 2, seed=2)
+    assert record.termination is Termination.OUTPUT and record.loser == 0, record.message
+    written = int(record.message.split(" bytes on stdout and stderr")[0].rsplit(" ", 1)[1].replace(",", ""))
+    assert written <= 64 * 1024 + 4096, record.message  # the file size limit held while nobody read it
+    assert group_gone(bot.engine.pid)
+    bot.close()

@@ -151,3 +151,31 @@ def test_reports_and_ladders_survive_rows_an_earlier_version_stored(tmp_path, ca
         assert "Traceback" not in capsys.readouterr().err
     moves = results.load(db).moves.sort_values(["game_id", "ply"])
     assert moves.score.iloc[:2].isna().all() and moves.depth.iloc[:2].isna().all() and moves.nodes.iloc[2] == 0
+
+
+# limits a bot cannot lift: soft = hard, set before any plugin code runs
+
+LIFTERS = {
+    "memory": ("lift-memory", Termination.MEMORY, "over its limit of 256 MiB"),
+    "file": ("lift-file", Termination.OUTPUT, "more than its limit of 65,536 bytes"),
+}
+
+
+@pytest.mark.parametrize("mode", ["isolated", "sandboxed", "dask"])
+def test_a_bot_cannot_lift_its_memory_or_file_size_limit(tmp_path, mode, monkeypatch):
+    if mode == "sandboxed" and sandbox_unavailable():
+        pytest.skip(sandbox_unavailable())
+    if mode == "dask":
+        pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # where an unsandboxed bot writes its file
+    db = tmp_path / "lift.db"
+    argv = ["run", "--game", "tictactoe", "--games", "2", "--openings", "0", "--format", "gauntlet", "--bot", "random",
+            "--memory-limit", "256", "--output-limit", "64", "--jobs", "1", "--no-progress", "--db", str(db),
+            "--plugin", "tests.plugins.lifters", *MODES[mode]]
+    for name, (spec, _, _) in LIFTERS.items():
+        argv += ["--bot", f"{name}={spec}", "--challenger", name]
+    assert main(argv) == 0
+    for row in results.load(db).games.itertuples():
+        name = row.first if row.first != "random" else row.second
+        spec, termination, words = LIFTERS[name]
+        assert row.termination == termination.value and words in row.message, (name, row.message)

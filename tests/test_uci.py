@@ -9,6 +9,7 @@ import pytest
 import results
 from arena import Budget, get_registry
 from arena.errors import ParameterError
+from arena.limits import Limits
 from arena.execution.engine_process import GAME_FOLDERS
 from arena.front.cli import main
 from arena.records import Termination
@@ -96,3 +97,22 @@ def test_stockfish_gauntlet_at_1000_nodes_through_arena_run(tmp_path):
 def test_stockfish_beyond_the_memory_limit_says_so_at_set_up():
     with pytest.raises(ParameterError, match=r"ran out of memory: over its limit of 1024 MiB \(Failed to allocate 2048MB"):
         REGISTRY.bot("uci:cmd=stockfish,Hash=2048").check_game(CHESS)  # the default limit: 1024 MiB
+
+
+@needs_stockfish
+def test_stockfish_at_multipv_8_never_loses_by_output():
+    # A healthy engine's info lines are not output: at MultiPV=8 Stockfish sends several KiB per
+    # move, far beyond an output limit of 8 KiB a game, and plays whole games all the same.
+    limits = Limits(output_limit=8)
+    bots = [REGISTRY.bot(f"uci:cmd=stockfish,Threads=1,Hash=16,MultiPV=8,Skill Level={level}") for level in (3, 20)]
+    for bot in bots:
+        bot.limits = limits
+    try:
+        for seed in (1, 2):
+            record = play_game(CHESS, bots[:: 1 if seed == 1 else -1], budgets=[Budget(time=0.03)] * 2, seed=seed,
+                               time_margin=0.5)
+            assert record.termination is Termination.NORMAL, record.message
+            assert len(record.moves) >= 20
+    finally:
+        for bot in bots:
+            bot.close()

@@ -222,6 +222,7 @@ class EngineBot(Bot):
         engine = self.engine
         if not self._told:  # asked outside a game the referee plays (a test, a tool)
             self._follow(state)
+        engine.new_move()
         engine.send(self.position_line())
         limits = budget.budget
         engine.send(self.go_line(limits))

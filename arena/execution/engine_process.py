@@ -2,10 +2,14 @@
 
 The engine's stdout is read through a selector into a buffer (no thread per line); its
 stderr goes to an anonymous file whose last lines go into fault messages. The process
-runs under the memory limit (RLIMIT_AS), and what it writes in a game (stdout and
-stderr together) under the output limit. Everything that goes wrong raises
-``arena.errors.BotFault``, and the whole process group (the engine and any children
-it started) is killed first.
+runs under hard limits (soft = hard, so it cannot lift them): memory (RLIMIT_AS) and file
+size (RLIMIT_FSIZE, the output limit), so its stderr file stays within the output limit
+even while nobody reads it. What it writes in a game under the output limit is its stderr
+and the lines on stdout that are no protocol message; protocol lines (``info``,
+``bestmove``, ``option``, ...) are the engine doing its job, and count only against a
+per-move allowance far above any real engine's chatter (``CHATTER_BYTES``). Everything
+that goes wrong raises ``arena.errors.BotFault``, and the whole process group (the engine
+and any children it started) is killed first.
 """
 
 from __future__ import annotations
@@ -30,6 +34,13 @@ GAME_FOLDERS = ("/usr/games", "/usr/local/games")
 _STDERR_POLL = 0.05
 #: Seconds an engine has to exit after ``quit`` before it is killed.
 QUIT_WAIT = 1.0
+#: The first words of the protocol lines an engine may send on stdout (the arena protocol's and UCI's).
+PROTOCOL_HEADS = frozenset(
+    ("id", "option", "arenaok", "uciok", "readyok", "error", "info", "bestmove", "copyprotection", "registration")
+)
+#: Most bytes of protocol lines an engine may send in one move (Stockfish sends 9-16 KB in a
+#: 5-second move, about 8 times that with MultiPV=8).
+CHATTER_BYTES = 64 << 20
 #: Words on stderr that mean the engine ran out of memory (Python, C++, C).
 _MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "Failed to allocate")
 
@@ -68,7 +79,8 @@ class EngineProcess:
         self.output_bytes = output_bytes
         self.log = output_file()
         self._buffer = b""
-        self._read = 0  # stdout bytes this game
+        self._read = 0  # stdout bytes this game that are no protocol line
+        self._chatter = 0  # protocol bytes this move
         self._logged = 0  # bytes we copied into the log ourselves (``info string``), not the engine's stderr
         self.proc = None
         options = dict(
@@ -76,7 +88,7 @@ class EngineProcess:
             stdout=subprocess.PIPE,
             stderr=self.log,
             start_new_session=True,  # its own process group: killpg reaches its children
-            preexec_fn=_memory_limit(memory_bytes),
+            preexec_fn=_hard_limits(memory_bytes, output_bytes),
             bufsize=0,
         )
         try:
@@ -114,7 +126,11 @@ class EngineProcess:
     def new_game(self) -> None:
         """Start counting the output limit afresh."""
         os.ftruncate(self.log, 0)
-        self._read = self._logged = 0
+        self._read = self._logged = self._chatter = 0
+
+    def new_move(self) -> None:
+        """Start counting the protocol lines' allowance afresh."""
+        self._chatter = 0
 
     def send(self, line: str) -> None:
         """Write one line to the engine; a closed pipe means it died, a full one that it
@@ -137,10 +153,12 @@ class EngineProcess:
                 )
 
     def log_line(self, text: str) -> None:
-        """Keep a line the engine sent on stdout for the log (``info string``)."""
+        """Keep a line the engine sent on stdout for the log (``info string``), while the log
+        is within the output limit (the engine's own stderr in it is bounded by its file size limit)."""
         data = text.encode("utf-8", "replace") + b"\n"
-        os.write(self.log, data)
-        self._logged += len(data)
+        if os.fstat(self.log).st_size + len(data) <= self.output_bytes:
+            os.write(self.log, data)
+            self._logged += len(data)
 
     def read_line(self, deadline: float) -> str | None:
         """The next line from stdout, or None once ``time.perf_counter()`` passes ``deadline``.
@@ -152,7 +170,19 @@ class EngineProcess:
             end = self._buffer.find(b"\n")
             if end >= 0:
                 line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
-                return line.decode("utf-8", "replace").rstrip("\r")
+                text = line.decode("utf-8", "replace").rstrip("\r")
+                if text.split(" ", 1)[0] in PROTOCOL_HEADS:
+                    self._chatter += end + 1
+                    if self._chatter > CHATTER_BYTES:
+                        raise self.fault(
+                            Termination.OUTPUT, "wrote too much", f"more than {CHATTER_BYTES:,} bytes of protocol lines in one move"
+                        )
+                else:
+                    self._read += end + 1
+                    self._check_output()
+                return text
+            if len(self._buffer) > self.output_bytes:  # a line with no end in sight
+                self._read += len(self._buffer)
             self._check_output()
             left = deadline - time.perf_counter()
             if left <= 0:
@@ -167,11 +197,14 @@ class EngineProcess:
                 data = b""
             if not data:
                 raise self.death()
-            self._read += len(data)
             self._buffer += data
 
+    def _written(self) -> int:
+        """What counts against the output limit this game: stderr, and stdout lines that are no protocol line."""
+        return self._read + os.fstat(self.log).st_size - self._logged
+
     def _check_output(self) -> None:
-        written = self._read + os.fstat(self.log).st_size - self._logged
+        written = self._written()
         if written > self.output_bytes:
             self.kill()
             raise BotFault(
@@ -189,6 +222,11 @@ class EngineProcess:
             self.kill()
             return BotFault(Termination.CRASH, "crashed", "closed its stdout" + self._tail_note())
         self.kill()  # its children
+        if code == -signal.SIGXFSZ or os.fstat(self.log).st_size >= self.output_bytes:  # its stderr met the file size limit
+            return BotFault(
+                Termination.OUTPUT, "wrote too much",
+                f"{self._written():,} bytes on stdout and stderr in one game; the limit is {self.output_bytes:,}" + self._tail_note(),
+            )
         tail = self.tail()
         if self.memory_bytes is not None and any(word in tail for word in _MEMORY_WORDS):
             limit = self.memory_bytes // (1024 * 1024)
@@ -269,14 +307,15 @@ def _kill_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def _memory_limit(memory_bytes: int | None):
-    """What the child runs before the engine: the address-space limit, if any."""
-    if memory_bytes is None:
-        return None
+def _hard_limits(memory_bytes: int | None, output_bytes: int):
+    """What the child runs before the engine: hard limits on its address space (if any) and
+    on the size of any file it writes (its stderr file among them)."""
 
     def limit():
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        if memory_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes, output_bytes))
 
     return limit

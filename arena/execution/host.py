@@ -46,17 +46,22 @@ def die_with_parent(parent: int) -> None:
 
 
 def limit_resource(kind: int, value: int | None) -> None:
-    """Lower this process's soft limit of ``kind`` to ``value`` (at most its hard limit); None: leave it."""
+    """Set this process's limit of ``kind`` to ``value``, soft and hard alike, so that no code
+    it runs can lift it (and every child inherits it); at most the hard limit it had. None: leave it."""
     if value is None:
         return
     soft, hard = resource.getrlimit(kind)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
-    resource.setrlimit(kind, (value, hard))
+    resource.setrlimit(kind, (value, value))
 
 
 def serve(sock: socket.socket) -> None:
     setup = pickle.loads(channel.read_frame(sock))
+    output_limit = setup["output_bytes"]
+    # before any plugin's code runs: nothing it starts escapes them
+    limit_resource(resource.RLIMIT_FSIZE, output_limit)
+    limit_resource(resource.RLIMIT_AS, setup["memory_bytes"])
     sys.path[:] = setup["sys_path"]
     from arena.budget import BudgetExhausted, Counter, counted
     from arena.execution.specs import fresh_game, registry_for
@@ -64,9 +69,6 @@ def serve(sock: socket.socket) -> None:
     plugins = tuple(setup["plugins"])
     entry_points = setup.get("entry_points", True)
     registry = registry_for(plugins, entry_points)
-    output_limit = setup["output_bytes"]
-    limit_resource(resource.RLIMIT_FSIZE, output_limit)
-    limit_resource(resource.RLIMIT_AS, setup["memory_bytes"])
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     sock.sendall(channel.answer({"ready": True}))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 
 import arena
 from arena.errors import ArenaError
+from arena.front import interrupt
 from arena.front.play import cmd_play
 from arena.front.probing import command_registry, config_registry
 from arena.front.reports import (
@@ -18,6 +20,7 @@ from arena.front.settings import DEFAULT_SETTINGS, RACE_CONFIDENCE, RACE_GAMES, 
 from arena.front.tree import add_parser as add_tree_parser, cmd_tree
 from arena.params import format_value
 from arena.plugins import Registry
+from results.sqlite import damaged
 
 
 class _Parser(argparse.ArgumentParser):
@@ -278,9 +281,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # run, sprt and play load plugins once they know whether the run is sandboxed
         registry = None if args.command in LATE_PLUGINS else command_registry(getattr(args, "plugin", []))
-        return COMMANDS[args.command](registry, args)
+        with interrupt.handled():
+            return COMMANDS[args.command](registry, args)
     except ArenaError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.DatabaseError as exc:  # read past the checks at opening: a damaged page
+        print(f"arena: error: {damaged(getattr(args, 'db', None) or 'the results database', exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\narena: interrupted", file=sys.stderr)

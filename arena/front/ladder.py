@@ -25,6 +25,7 @@ from tqdm import tqdm
 from arena import __version__
 from arena.execution.executors import executor as make_executor
 from arena.execution.pool import Failure
+from arena.front import interrupt
 from arena.front.probing import config_registry, host_table, run_registry
 from arena.front.settings import DEFAULT_SETTINGS, ConfigError, UsageError, build, parse_entrant
 from arena.front.tournament import Entrant, Schedule, TournamentConfig, round_openings, validate
@@ -152,6 +153,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
         aborted = False
         try:
             while games is None or result.played < games:
+                interrupt.check()
                 members = store.tournament(name).config["bots"]
                 if not any(i // ladders.STRIDE == number for i in results):  # a fresh batch: joins and leaves count from it
                     news = ladders.assign(members, number)
@@ -182,6 +184,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
                 positions = {t.index: t.game for t in tasks if t.game != config.game}
                 failed = len(result.failed)
                 for outcome in executor.run(tasks):
+                    interrupt.check()
                     if isinstance(outcome, Failure):
                         result.failed.append(outcome)
                         bar.write(f"arena: warning: game {outcome.index} could not be played: {outcome.message}", file=sys.stderr)

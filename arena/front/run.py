@@ -17,7 +17,7 @@ from arena import __version__
 from arena.execution.executors import executor as make_executor
 from arena.execution.pool import Failure
 from arena.front.settings import RunSettings
-from arena.front import growth
+from arena.front import growth, interrupt
 from arena.opening import stored_text
 from arena.front.probing import run_registry
 from arena.front.rounds import watcher_for
@@ -112,6 +112,7 @@ def run_tournament(
                     if isinstance(batch, list) and batch is not todo:  # a round made as results came in
                         positions.update((g.index, g.game) for g in batch if g.game != config.game)
                     for outcome in executor.run(batch):
+                        interrupt.check()
                         if isinstance(outcome, Failure):
                             result.failed.append(outcome)
                             bar.write(

@@ -56,13 +56,20 @@ class Faulty(Engine):
         if mode == "flood":
             sys.stderr.write("x" * 4096 * 1024)
             sys.stderr.flush()
+        if mode == "babble" and self.played == 1:  # a child that writes to stderr while the opponent thinks
+            if os.fork() == 0:
+                while True:
+                    os.write(2, b"x" * 65536)
+        if mode == "chatter":  # a healthy engine's info lines, many of them
+            for depth in range(1, 2001):
+                self.send(f"info depth {depth} nodes {depth} score 0")
         if mode == "memory":
             print(len(bytearray(4 << 30)), file=sys.stderr)  # beyond any test's memory limit
         super().on_go(words, line)
 
 
 FAULTS = ("handshake", "crash", "hang", "fork", "late", "ignore_stop", "obey_stop", "illegal", "unreadable",
-          "garbage", "flood", "memory")
+          "garbage", "flood", "memory", "babble", "chatter")
 
 if __name__ == "__main__":
     if sys.argv[1] not in FAULTS:

@@ -1,0 +1,36 @@
+"""A damaged results database: every command says so in one line, exit 2, and leaves the file as it was."""
+
+import hashlib
+
+import pytest
+
+from arena.front.cli import main
+
+
+@pytest.fixture(scope="module")
+def damaged_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("damaged") / "games.db"
+    assert main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--games", "200", "--jobs", "1",
+                 "--no-progress", "--db", str(db)]) == 0
+    data = bytearray(db.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 4096] = b"\xab" * 4096  # garbage over pages in its middle, as a failing disk leaves it
+    db.write_bytes(bytes(data))
+    return db
+
+
+@pytest.mark.parametrize("command", [["report"], ["report", "--format", "json"], ["report", "--format", "csv"],
+                                     ["report", "--html", "{tmp}/r.html"], ["ladder", "--games", "1"]])
+def test_a_damaged_database_is_named_in_one_line_and_left_untouched(damaged_db, command, tmp_path, capsys):
+    before = hashlib.sha256(damaged_db.read_bytes()).hexdigest()
+    capsys.readouterr()
+    argv = [command[0], str(damaged_db), *(c.replace("{tmp}", str(tmp_path)) for c in command[1:])]
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert hashlib.sha256(damaged_db.read_bytes()).hexdigest() == before
+    if command[0] == "ladder":  # it holds no ladder: said before any damaged page is read
+        assert code == 2 and err.count("\n") == 1 and "no ladder" in err
+        return
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"results database {str(damaged_db)!r} is damaged (database disk image is malformed)" in err
+    assert "left as it is" in err and ".recover" in err and "new file name" not in err
