@@ -151,14 +151,10 @@ def test_each_probe_sees_no_other_plugin_distribution(site):
 
 @needs_bwrap
 def test_a_masked_folder_is_empty_and_a_masked_module_unreadable_a_library_readable(site):
-    scratch = sandbox.Scratch()
-    try:
-        script = (f"import os; print(os.listdir({str(site.root / site.alpha)!r}));"
-                  f"open({str(site.root / (site.gamma + '.py'))!r}).read();"
-                  f"open({str(site.root / (site.beta + '.py'))!r}).read()")
-        done = subprocess.run(sandbox.wrap([sys.executable, "-c", script], sandbox.Sandbox(), scratch.path),
-                              capture_output=True, text=True, timeout=60)
-    finally:
-        scratch.close()
+    script = (f"import os; print(os.listdir({str(site.root / site.alpha)!r}));"
+              f"open({str(site.root / (site.gamma + '.py'))!r}).read();"
+              f"open({str(site.root / (site.beta + '.py'))!r}).read()")
+    done = subprocess.run(sandbox.wrap([sys.executable, "-c", script], sandbox.Sandbox()),
+                          capture_output=True, text=True, timeout=60)
     assert done.stdout == "[]\n" and "PermissionError" in done.stderr, (done.stdout, done.stderr)
     assert os.listdir(site.root / site.alpha)  # outside, it is all there

@@ -25,22 +25,19 @@ from tests.helpers import accepted, needs_bwrap
 
 
 def run_inside(code: str, readable=(), tmp=None) -> subprocess.CompletedProcess:
-    scratch = sandbox.Scratch()
-    try:
-        argv = sandbox.wrap([sys.executable, "-c", code], sandbox.Sandbox(tuple(readable)), scratch.path)
-        return subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    finally:
-        scratch.close()
+    argv = sandbox.wrap([sys.executable, "-c", code], sandbox.Sandbox(tuple(readable)))
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60)
 
 
 def test_the_command_line_binds_only_what_is_listed_and_ends_with_the_command():
-    argv = sandbox.wrap(["prog", "--x"], sandbox.Sandbox(("/opt/bot",)), "/tmp/s")
+    argv = sandbox.wrap(["prog", "--x"], sandbox.Sandbox(("/opt/bot",)))
     assert argv[-3:] == ["--", "prog", "--x"]
     for flag in ("--unshare-all", "--unshare-user", "--die-with-parent", "--clearenv", "--new-session"):
         assert flag in argv
     assert argv[argv.index("--cap-drop") + 1] == "ALL"
     binds = [argv[i + 1] for i, word in enumerate(argv) if word in ("--ro-bind", "--bind")]
     assert "/" not in binds and "/opt/bot" in binds and "/home" not in binds and os.getcwd() not in binds
+    assert "/etc" not in binds and "/etc/shadow" not in binds and "/etc/ld.so.cache" in binds
     assert argv[argv.index("--chdir") + 1] == sandbox.SCRATCH
 
 
@@ -88,6 +85,21 @@ try:
 except OSError:
     seen["etc"] = "refused"
 open("/scratch/mine", "w").write("ok")
+seen["shadow"] = os.path.exists("/etc/shadow")
+for place in ("/scratch", "/tmp", "/dev/shm"):  # each a tmpfs of bounded size
+    try:
+        with open(place + "/big", "wb") as f:
+            for _ in range(300):
+                f.write(bytes(1 << 20))
+        seen[place] = "300 MiB written"
+    except OSError:
+        seen[place] = "full"
+    os.remove(place + "/big")
+try:
+    open("/dev/new", "w")
+    seen["dev"] = "written"
+except OSError:
+    seen["dev"] = "refused"
 try:
     socket.create_connection(("127.0.0.1", {port}), timeout=2)
     seen["net"] = "connected"
@@ -107,6 +119,7 @@ print(json.dumps(seen))
     assert seen == {
         "secret": False, "readme": False, "root": [".pyenv"] if seen["root"] else [], "uid": sandbox.NOBODY,
         "cwd": sandbox.SCRATCH, "env": ["HOME", "LANG", "PATH", "PWD", "TMPDIR"], "etc": "refused", "net": "refused",
+        "shadow": False, "/scratch": "full", "/tmp": "full", "/dev/shm": "full", "dev": "refused",
     }
 
 
@@ -231,7 +244,7 @@ def test_a_python_under_tmp_stays_visible_over_the_scratch_folder(monkeypatch, t
     venv = str(tmp_path / "venv")
     monkeypatch.setattr(sandbox, "python_paths", lambda: (venv,))
     monkeypatch.setattr(sandbox, "bwrap_path", lambda: "bwrap")
-    argv = sandbox.wrap(["python"], sandbox.Sandbox(), str(tmp_path / "scratch"))
+    argv = sandbox.wrap(["python"], sandbox.Sandbox())
     pairs = list(zip(argv, argv[1:], argv[2:]))
-    scratch_at_tmp = pairs.index(("--bind", str(tmp_path / "scratch"), "/tmp"))
-    assert pairs.index(("--ro-bind", venv, venv)) > scratch_at_tmp  # later mounts win
+    tmp = pairs.index(("--size", str(sandbox.TMP_BYTES), "--tmpfs"))
+    assert argv[tmp + 3] == "/tmp" and pairs.index(("--ro-bind", venv, venv)) > tmp  # later mounts win

@@ -73,7 +73,6 @@ class EngineProcess:
         sandbox: bool = False,
     ):
         self.argv = list(argv)
-        self.scratch = None
         self.write_timeout = write_timeout
         self.memory_bytes = memory_bytes
         self.output_bytes = output_bytes
@@ -94,8 +93,7 @@ class EngineProcess:
         try:
             if sandbox:
                 launch, box = sandboxing.engine_argv(self.argv)
-                self.scratch = sandboxing.Scratch()
-                self.proc = sandboxing.popen(launch, box, self.scratch.path, **options)
+                self.proc = sandboxing.popen(launch, box, **options)
             else:
                 self.proc = subprocess.Popen(self.argv, **options)
         except FileNotFoundError:
@@ -294,8 +292,6 @@ class EngineProcess:
         if self.log >= 0:
             os.close(self.log)
             self.log = -1
-        if self.scratch is not None:
-            self.scratch.close()
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

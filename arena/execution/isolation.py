@@ -39,22 +39,21 @@ class HostProcess:
     def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits):
         self.spec = spec
         self.sandboxed = limits.sandbox
-        self.scratch = sandbox.Scratch() if limits.sandbox else None
         argv = [sys.executable, "-m", host_module.__name__]
         ours, theirs = socket.socketpair()
-        argv += [str(theirs.fileno()), "0" if self.scratch is not None else str(os.getpid())]
+        argv += [str(theirs.fileno()), "0" if self.sandboxed else str(os.getpid())]
         options = dict(pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         self.output = output_file()
         path = sys.path
         try:
-            if self.scratch is None:
+            if not self.sandboxed:
                 self.proc = subprocess.Popen(argv, stdout=self.output, stderr=self.output, **options)
             else:
                 own = tuple(f for name in plugins for f in sandbox.source_files(name))  # found, not imported
                 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(host_module.__file__))))
                 box = sandbox.Sandbox(own, (("PYTHONPATH", root),))  # where arena/ is, for python -m
                 path = sandbox.visible(sys.path, own)
-                self.proc = sandbox.popen(argv, box, self.scratch.path, stdout=self.output, stderr=self.output, **options)
+                self.proc = sandbox.popen(argv, box, stdout=self.output, stderr=self.output, **options)
         finally:
             theirs.close()
         self.sock = ours
@@ -115,8 +114,6 @@ class HostProcess:
         if self.output >= 0:
             os.close(self.output)
             self.output = -1
-        if self.scratch is not None:
-            self.scratch.close()
 
     def _death(self) -> str:
         try:

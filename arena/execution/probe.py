@@ -43,7 +43,6 @@ def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dic
     ``game_plugins`` (trusted) are loaded in the sandbox too, so a third-party game can be built;
     the probe may take ``limits.watchdog`` seconds, and ``limits.memory_limit`` of memory.
     """
-    scratch = sandbox.Scratch()
     readable = tuple(f for name in (*game_plugins, source) for f in sandbox.source_files(name))
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     box = sandbox.Sandbox(readable, (("PYTHONPATH", root),))  # where arena/ is, for python -m
@@ -55,12 +54,11 @@ def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dic
     output = tempfile.TemporaryFile()
     try:
         proc = sandbox.popen(
-            [sys.executable, "-m", MODULE, str(theirs)], box, scratch.path,
+            [sys.executable, "-m", MODULE, str(theirs)], box,
             pass_fds=(theirs,), stdin=subprocess.PIPE, stdout=output, stderr=output,
         )
     except OSError as exc:
         os.close(ours)
-        scratch.close()
         return {"failed": f"its sandbox cannot start: {exc}"}
     finally:
         os.close(theirs)
@@ -87,7 +85,6 @@ def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dic
             proc.wait()
         os.close(ours)
         output.close()
-        scratch.close()
 
 
 def _read(fd: int, deadline: float) -> bytes | None:

@@ -2,16 +2,20 @@
 
 A sandboxed process starts from an empty root and sees only what is bound into it:
 
-- the system, read-only: /usr, /etc and the /bin, /sbin and /lib folders (or their links);
+- the system, read-only: /usr, the /bin, /sbin and /lib folders (or their links), and of
+  /etc only what programs need to run (``ETC``: the loader's cache, the time zone, ...), so
+  that no secret kept there (``/etc/shadow``) is in reach;
 - Python, read-only: the interpreter's prefixes and site-packages, and the arena's own
   packages (``arena``, ``games``, ``bots``), each bound alone, not the folder above them;
 - the bot's own files, read-only (``Sandbox.readable``): its plugin module, or its engine's folder;
 - hidden again under the above: the files of every installed distribution with an ``arena``
   entry point (``arena.execution.installed``) but the process's own (those holding a
   readable path), each folder covered by an empty read-only tmpfs and each file by /dev/null;
-- a scratch folder of its own, writable, at /scratch (also /tmp and /dev/shm), its HOME,
-  TMPDIR and working folder: a fresh one for each process, removed when it ends;
-- a /proc of its own PID namespace and a minimal /dev.
+- a scratch folder of its own, writable, at /scratch, its HOME, TMPDIR and working folder,
+  and a /tmp and a /dev/shm: each a tmpfs of bounded size (``SCRATCH_BYTES``, ``TMP_BYTES``)
+  that lives in memory and vanishes with the sandbox, so nothing is left on disk after a
+  game, even when the runner is killed;
+- a /proc of its own PID namespace and a minimal /dev, read-only but for /dev/shm.
 
 So it sees no home folder, no working folder, no results database and no other bot's files,
 wherever they are: what is visible is a list, not what is left after hiding. It runs in new
@@ -28,8 +32,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
-import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,7 +40,16 @@ from arena.errors import ArenaError
 #: Where the scratch folder is inside the sandbox.
 SCRATCH = "/scratch"
 #: System folders bound read-only (a symbolic link, as /bin -> usr/bin, is recreated as one).
-SYSTEM = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: What of /etc is bound read-only, where it exists: what programs need to start and run.
+ETC = (
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/timezone", "/etc/passwd",
+    "/etc/group", "/etc/nsswitch.conf", "/etc/alternatives", "/etc/os-release", "/etc/mime.types", "/etc/ssl/certs",
+)
+#: Most bytes a bot may keep in /scratch (a tmpfs: memory, gone with the sandbox).
+SCRATCH_BYTES = 256 << 20
+#: Most bytes in each of /tmp and /dev/shm (tmpfs too).
+TMP_BYTES = 64 << 20
 #: The arena's own packages, bound for every Python bot (the built-in plugins among them).
 PACKAGES = ("arena", "games", "bots")
 #: Inside the sandbox the process runs as nobody.
@@ -55,9 +66,8 @@ class Sandbox:
     """Environment variables set inside, besides PATH, HOME, TMPDIR and LANG."""
 
 
-def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
-    """The bwrap command line that runs ``argv`` in ``sandbox``, with ``scratch`` (a folder
-    outside) as its writable /scratch."""
+def wrap(argv: list[str], sandbox: Sandbox) -> list[str]:
+    """The bwrap command line that runs ``argv`` in ``sandbox``."""
     out = [
         bwrap_path(), "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
         "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
@@ -69,18 +79,21 @@ def wrap(argv: list[str], sandbox: Sandbox, scratch: str) -> list[str]:
             out += ["--symlink", os.readlink(path), path]
         elif os.path.exists(path):
             out += ["--ro-bind", path, path]
+    for path in ETC:
+        if os.path.exists(path):
+            out += ["--ro-bind", path, path]
     out += ["--proc", "/proc", "--dev", "/dev"]
-    for place in (SCRATCH, "/tmp", "/dev/shm"):
-        out += ["--bind", scratch, place]
-    # after the scratch folder: a Python or a bot's files under /tmp (a venv made there) stay visible
+    for place, size in ((SCRATCH, SCRATCH_BYTES), ("/tmp", TMP_BYTES), ("/dev/shm", TMP_BYTES)):
+        out += ["--size", str(size), "--tmpfs", place]
+    # after /tmp: a Python or a bot's files under /tmp (a venv made there) stay visible
     for path in _unique(python_paths() + sandbox.readable):
         out += ["--ro-bind", path, path]
     for path in hidden(sandbox.readable):
         out += ["--tmpfs", path, "--remount-ro", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
-    return out + ["--remount-ro", "/", "--chdir", SCRATCH, "--", *argv]
+    return out + ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", SCRATCH, "--", *argv]
 
 
-def popen(argv: list[str], sandbox: Sandbox, scratch: str, **options) -> subprocess.Popen:
+def popen(argv: list[str], sandbox: Sandbox, **options) -> subprocess.Popen:
     """Start ``argv`` in ``sandbox`` (``subprocess.Popen`` with ``options``).
 
     bwrap starts with an empty environment and reads its own options from a memory file
@@ -88,7 +101,7 @@ def popen(argv: list[str], sandbox: Sandbox, scratch: str, **options) -> subproc
     can read its ``environ`` and ``cmdline``, and they must name nothing of the runner (its
     environment, the other bots' paths that the options hide) but the command itself.
     """
-    full = wrap(argv, sandbox, scratch)
+    full = wrap(argv, sandbox)
     cut = full.index("--")
     fd = os.memfd_create("arena-bwrap-args")
     try:
@@ -192,17 +205,6 @@ def engine_argv(argv: list[str]) -> tuple[list[str], Sandbox]:
     return out, Sandbox(tuple(_unique(readable)))
 
 
-class Scratch:
-    """A bot process's private writable folder: made empty, removed with ``close`` (or when dropped)."""
-
-    def __init__(self):
-        self.path = tempfile.mkdtemp(prefix="arena-scratch-")
-        self._remove = weakref.finalize(self, shutil.rmtree, self.path, ignore_errors=True)
-
-    def close(self) -> None:
-        self._remove()
-
-
 def bwrap_path() -> str:
     return shutil.which("bwrap") or "bwrap"
 
@@ -224,9 +226,8 @@ def check() -> None:
 def _probe() -> str:
     if shutil.which("bwrap") is None:
         return "bubblewrap (bwrap) is not installed; install it (Debian, Ubuntu: apt-get install bubblewrap)"
-    scratch = Scratch()
     try:
-        proc = popen(["true"], Sandbox(), scratch.path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = popen(["true"], Sandbox(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             _, stderr = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
@@ -235,8 +236,6 @@ def _probe() -> str:
             return "bubblewrap did not finish starting a sandbox within 30s"
     except (OSError, subprocess.SubprocessError) as exc:
         return f"bubblewrap cannot start: {exc}"
-    finally:
-        scratch.close()
     if proc.returncode == 0:
         return ""
     said = (stderr.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
