@@ -289,6 +289,8 @@ class Store:
             (count,) = self.db.execute("SELECT COUNT(*) FROM games WHERE tournament_id=?", (tournament.id,)).fetchone()
         except sqlite3.Error:
             return "the games stored before are kept"
+        if not tournament.scheduled:  # a ladder: no number is set in advance
+            return f"{count} games are stored"
         return f"{count} of {tournament.scheduled} games are stored"
 
     def game(self, tournament: Tournament, game_id: int) -> tuple[dict, list[dict]]:

@@ -251,3 +251,22 @@ def test_a_sandbox_without_isolation_is_refused_in_one_line(tmp_path, capsys):
     assert main(["ladder", str(tmp_path / "x.db"), *FAST, "--sandbox", "--add", "a=random", "b=greedy"]) == 2
     err = capsys.readouterr().err
     assert "--sandbox needs isolation" in err and err.count("\n") == 1
+
+
+def test_a_ladder_stopped_by_the_file_size_limit_resumes_with_the_command_it_names(tmp_path):
+    # a full disk, as a file size limit: the database cannot grow past 160 KiB
+    db = str(tmp_path / "full.db")
+    command = [sys.executable, "-m", "arena", "ladder", db, *FAST, "--add", "a=random", "b=greedy", "c=random",
+               "--games", "400", *QUIET]
+    limit = "import resource, subprocess, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (160 << 10, 160 << 10)); "
+    limit += "sys.exit(subprocess.run(sys.argv[1:]).returncode)"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", limit, *command], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    said = done.stderr.strip().splitlines()[-1]
+    assert "file size limit" in said and " games are stored" in said and " of 0 games" not in said, said
+    assert "run the same command again to resume" in said
+    before = _count(db)
+    again = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)  # the same command, as it says
+    assert again.returncode == 0, again.stderr
+    assert "has a bot" not in again.stderr and _count(db) > before

@@ -247,6 +247,7 @@ class EngineBot(Bot):
                 )
             head = line.split(" ", 1)[0]
             if head == "bestmove":
+                engine.check_memory()
                 return self._decision(engine, state, line, info, limits)
             if head == "info" and not line.startswith("info string"):
                 try:

@@ -15,6 +15,7 @@ and any children it started) is killed first.
 from __future__ import annotations
 
 import os
+import resource
 import select
 import selectors
 import shutil
@@ -24,6 +25,7 @@ import time
 import weakref
 
 from arena.errors import BotFault
+from arena.execution import cgroup
 from arena.execution import sandbox as sandboxing
 from arena.execution.isolation import output_file
 from arena.records import Termination
@@ -82,12 +84,14 @@ class EngineProcess:
         self._chatter = 0  # protocol bytes this move
         self._logged = 0  # bytes we copied into the log ourselves (``info string``), not the engine's stderr
         self.proc = None
+        # the engine, its children and theirs: one memory allowance and process count, killed together
+        self.tree = cgroup.tree(memory_bytes)
         options = dict(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
             start_new_session=True,  # its own process group: killpg reaches its children
-            preexec_fn=_hard_limits(memory_bytes, output_bytes),
+            preexec_fn=_hard_limits(memory_bytes, output_bytes, self.tree),
             bufsize=0,
         )
         try:
@@ -106,7 +110,7 @@ class EngineProcess:
             self.close()
             raise BotFault(Termination.CRASH, "failed to start", f"{self.argv[0]!r}: {exc}") from None
         # an engine whose bot is dropped without close(), or still running at exit, dies with it
-        self._finalizer = weakref.finalize(self, _kill_group, self.proc)
+        self._finalizer = weakref.finalize(self, _kill_group, self.proc, self.tree)
         self.stdout = self.proc.stdout.fileno()
         os.set_blocking(self.stdout, False)
         self.stdin = self.proc.stdin.fileno()
@@ -220,6 +224,8 @@ class EngineProcess:
             self.kill()
             return BotFault(Termination.CRASH, "crashed", "closed its stdout" + self._tail_note())
         self.kill()  # its children
+        if self.tree is not None and self.tree.out_of_memory():
+            return self._out_of_memory()
         if code == -signal.SIGXFSZ or os.fstat(self.log).st_size >= self.output_bytes:  # its stderr met the file size limit
             return BotFault(
                 Termination.OUTPUT, "wrote too much",
@@ -237,6 +243,17 @@ class EngineProcess:
         else:
             why = f"exited with code {code}"
         return BotFault(Termination.CRASH, "crashed", why + self._tail_note())
+
+    def check_memory(self) -> None:
+        """Raise BotFault(MEMORY), killing the engine, if its tree ran out of memory (a child may
+        have been killed for it while the engine plays on)."""
+        if self.tree is not None and self.tree.out_of_memory():
+            self.kill()
+            raise self._out_of_memory()
+
+    def _out_of_memory(self) -> BotFault:
+        limit = (self.memory_bytes or 0) // (1024 * 1024)
+        return BotFault(Termination.MEMORY, "ran out of memory", f"its processes together went over its limit of {limit} MiB")
 
     def fault(self, termination: Termination, verb: str, detail: str) -> BotFault:
         """Kill the engine and return the fault to raise, with its last stderr lines."""
@@ -292,24 +309,31 @@ class EngineProcess:
         if self.log >= 0:
             os.close(self.log)
             self.log = -1
+        if self.tree is not None:
+            self.tree.close()
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the process group ``proc`` leads, then reap ``proc``."""
+def _kill_group(proc: subprocess.Popen, tree: cgroup.Tree | None) -> None:
+    """SIGKILL the process group ``proc`` leads and every process of its tree (those that left
+    the group too), and reap ``proc``."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    if tree is not None:
+        tree.kill()
     proc.wait()
 
 
-def _hard_limits(memory_bytes: int | None, output_bytes: int):
-    """What the child runs before the engine: hard limits on its address space (if any) and
-    on the size of any file it writes (its stderr file among them)."""
+def _hard_limits(memory_bytes: int | None, output_bytes: int, tree: cgroup.Tree | None):
+    """What the child runs before the engine: join its tree, and set hard limits on its address
+    space (if any) and on the size of any file it writes (its stderr file among them). System
+    calls only: the runner may have threads, one of which may hold a lock when it forks."""
+    join = tree.joiner() if tree is not None else None
 
     def limit():
-        import resource
-
+        if join is not None:
+            join()
         if memory_bytes is not None:
             resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes, output_bytes))

@@ -81,6 +81,7 @@ def serve(sock: socket.socket) -> None:
         kind, active = request[0], None  # active: the counter of a move under way
         try:
             if kind == "start":
+                _reap()  # what the bot started in its last game was killed: its process count is free again
                 _, spec, game_spec, player, seed = request
                 bot = view = None
                 bot = registry.bot(spec)
@@ -145,6 +146,17 @@ def move_answer(game, state, chosen, nodes: int) -> dict:
         except Exception as exc:
             answer["badpv"] = _describe(exc)
     return answer
+
+
+def _reap() -> None:
+    """Reap this process's children that have ended."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def _fault(kind: str, text: str, nodes: int) -> dict:

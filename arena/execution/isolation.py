@@ -19,7 +19,7 @@ import typing
 from arena.bot import Decision
 from arena.budget import Counter, uncounted
 from arena.errors import BotFault
-from arena.execution import channel
+from arena.execution import cgroup, channel
 from arena.execution import host as host_module
 from arena.execution import sandbox
 from arena.game import Game
@@ -44,6 +44,10 @@ class HostProcess:
         argv += [str(theirs.fileno()), "0" if self.sandboxed else str(os.getpid())]
         options = dict(pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         self.output = output_file()
+        self.memory_limit = limits.memory_limit
+        self.tree = cgroup.tree(limits.memory_bytes)
+        if self.tree is not None:  # joined before exec: bwrap's children, the host among them, are born in it
+            options["preexec_fn"] = self.tree.joiner()
         path = sys.path
         try:
             if not self.sandboxed:
@@ -54,6 +58,10 @@ class HostProcess:
                 box = sandbox.Sandbox(own, (("PYTHONPATH", root),))  # where arena/ is, for python -m
                 path = sandbox.visible(sys.path, own)
                 self.proc = sandbox.popen(argv, box, stdout=self.output, stderr=self.output, **options)
+        except BaseException:
+            if self.tree is not None:
+                self.tree.close()
+            raise
         finally:
             theirs.close()
         self.sock = ours
@@ -77,7 +85,7 @@ class HostProcess:
         try:
             self.sock.sendall(channel.request(request))
         except OSError:
-            raise BotFault(Termination.CRASH, "crashed", self._death()) from None
+            raise self._died() from None
 
     def call(self, request: tuple, timeout: float, what: str) -> dict:
         """Send a request and return the answer, or raise BotFault (killing the host)."""
@@ -93,7 +101,7 @@ class HostProcess:
             self.kill()
             raise
         if answer is None:
-            raise BotFault(Termination.CRASH, "crashed", self._death())
+            raise self._died()
         return answer
 
     def new_game(self) -> None:
@@ -104,6 +112,9 @@ class HostProcess:
         return self.proc.poll() is None
 
     def kill(self) -> None:
+        """Kill the host and everything it started (its whole tree, where it has one)."""
+        if self.tree is not None:
+            self.tree.kill()
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
@@ -114,6 +125,29 @@ class HostProcess:
         if self.output >= 0:
             os.close(self.output)
             self.output = -1
+        if self.tree is not None:
+            self.tree.close()
+
+    def check_memory(self) -> None:
+        """Raise BotFault(MEMORY), killing the host, if its tree ran out of memory (a child of
+        the bot's may have been killed for it while the host answered on)."""
+        if self.tree is not None and self.tree.out_of_memory():
+            self.kill()
+            raise self._out_of_memory()
+
+    def _out_of_memory(self) -> BotFault:
+        return BotFault(
+            Termination.MEMORY, "ran out of memory", f"its processes together went over its limit of {self.memory_limit} MiB"
+        )
+
+    def _died(self) -> BotFault:
+        """The fault of a host whose socket closed: the tree's memory ran out, or how it ended."""
+        why = self._death()
+        if self.tree is not None and self.tree.out_of_memory():
+            self.kill()
+            return self._out_of_memory()
+        self.kill()  # what it started
+        return BotFault(Termination.CRASH, "crashed", why)
 
     def _death(self) -> str:
         try:
@@ -177,6 +211,8 @@ class HostPool:
         """Keep a healthy host for the next game; a sandboxed one lives for one game only."""
         self.busy.discard(host)
         if host.alive() and not host.sandboxed:
+            if host.tree is not None:  # what the bot started in the game ends with it
+                host.tree.kill(keep=host.proc.pid)
             self.idle.setdefault(host.key, []).append(host)
         else:
             host.close()
@@ -236,6 +272,7 @@ class RemoteBot:
         self._game = uncounted(game)  # reading the host's answers counts no node
         request = ("start", self.spec, game.spec, player, seed)  # one round trip: build the bot, start the game
         answer = self.host.call(request, self.limits.watchdog, "start a game")
+        self.host.check_memory()
         if "ok" not in answer:
             self._fault(answer)
 
@@ -245,6 +282,7 @@ class RemoteBot:
         sent = None if limits is self._budget else limits  # the host keeps the budget of the last move
         self._budget = limits
         answer = self.host.call(("choose", state, sent), timeout, "move")
+        self.host.check_memory()
         budget.nodes = answer.get("nodes", 0)
         if "move" in answer:
             return self._decision(state, answer)

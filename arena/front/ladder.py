@@ -295,6 +295,8 @@ def cmd_ladder(args) -> int:
                 raise UsageError(f"ladder {name!r} in {db!r} was created with other settings ({'; '.join(bad)}); "
                                  "leave these flags out to use the stored ones, or give a new --name")
             config = tournament_config(tournament.config)
+            # a member added again as it is (the command that made the ladder, run again to resume): nothing to record
+            adds = [e for e in adds if not _member_as_given(tournament.config["bots"], e)]
             registry = config_registry(args.plugin, config, adds)  # members' and newcomers' bots
             if adds:
                 check(config, registry, adds)
@@ -339,6 +341,13 @@ def cmd_ladder(args) -> int:
               "drawn from them: run the same command again to retry them", file=sys.stderr)
         return 1
     return 0
+
+
+def _member_as_given(members: list[dict], entrant) -> bool:
+    """True if ``entrant`` is a member still in the ladder, with the same spec and budget."""
+    budget = None if entrant.budget is None else str(entrant.budget)
+    return any(m["name"] == entrant.name and m["spec"] == entrant.spec and m.get("budget") == budget
+               and m.get("left") is None for m in members)
 
 
 def _change(members: list[dict], name: str, adds, removes) -> None:

@@ -60,6 +60,14 @@ class Faulty(Engine):
             if os.fork() == 0:
                 while True:
                     os.write(2, b"x" * 65536)
+        if mode == "daemon" and self.played == 1:  # a grandchild in a session of its own: no killpg reaches it
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    print(f"daemon {os.getpid()}", file=sys.stderr, flush=True)
+                    time.sleep(3600)
+                os._exit(0)
+            os.wait()
         if mode == "chatter":  # a healthy engine's info lines, many of them
             for depth in range(1, 2001):
                 self.send(f"info depth {depth} nodes {depth} score 0")
@@ -69,7 +77,7 @@ class Faulty(Engine):
 
 
 FAULTS = ("handshake", "crash", "hang", "fork", "late", "ignore_stop", "obey_stop", "illegal", "unreadable",
-          "garbage", "flood", "memory", "babble", "chatter")
+          "garbage", "flood", "memory", "babble", "chatter", "daemon")
 
 if __name__ == "__main__":
     if sys.argv[1] not in FAULTS:

@@ -8,6 +8,7 @@ termination (memory, output).
 
 import os
 import resource
+import time
 
 from arena import Bot, hookimpl, param
 
@@ -47,7 +48,72 @@ class FileLifter(Bot):
         raise RuntimeError(f"lifted the file size limit: {lifted}")
 
 
+class ForkMemory(Bot):
+    name = "fork-memory"
+    description = "forks children that each take memory within the per-process limit, more than it in all"
+    children: int = param(4, "children to fork", min=1)
+    mib: int = param(200, "MiB each child touches", min=1)
+
+    def choose(self, game, state, budget):
+        pids = []
+        for _ in range(self.children):
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    block = bytearray(self.mib << 20)
+                    block[::4096] = b"x" * len(block[::4096])  # every page touched: resident
+                    time.sleep(30)
+                finally:
+                    os._exit(0)
+            pids.append(pid)
+        time.sleep(3)  # they all hold their blocks now
+        alive = [p for p in pids if os.waitpid(p, os.WNOHANG) == (0, 0)]
+        raise RuntimeError(f"{len(alive)} children hold {len(alive) * self.mib} MiB in all")
+
+
+class ForkBomb(Bot):
+    name = "fork-bomb"
+    description = "forks as many sleeping children as it can (300 at most), noting their pids in a file"
+    path: str = param("", "the file to note the children's pids in (none: not noted)")
+
+    def choose(self, game, state, budget):
+        made = []
+        for _ in range(300):
+            try:
+                pid = os.fork()
+            except OSError:
+                break
+            if pid == 0:
+                time.sleep(120)
+                os._exit(0)
+            made.append(pid)
+        if self.path:
+            with open(self.path, "a") as notes:
+                notes.write("".join(f"{pid}\n" for pid in made))
+        raise RuntimeError(f"forked {len(made)} children")
+
+
+class Daemon(Bot):
+    name = "daemon"
+    description = "leaves a double-forked, setsid grandchild behind, noting its pid in a file, then plays"
+    path: str = param("", "the file to note the grandchild's pid in")
+
+    def new_game(self, game, player, seed):
+        super().new_game(game, player, seed)
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                with open(self.path, "a") as notes:
+                    notes.write(f"{os.getpid()}\n")
+                time.sleep(120)
+            os._exit(0)
+        os.wait()
+
+    def choose(self, game, state, budget):
+        return self.rng.choice(game.legal_moves(state))
+
+
 @hookimpl
 def register_bots(register):
-    register(MemoryLifter)
-    register(FileLifter)
+    for cls in (MemoryLifter, FileLifter, ForkMemory, ForkBomb, Daemon):
+        register(cls)

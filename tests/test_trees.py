@@ -1,0 +1,116 @@
+"""A bot's process tree shares one memory allowance and one process count, and no process it
+starts outlives the run: attacked by bots that fork (tests/plugins/lifters.py) and by an engine
+that daemonizes, in each mode (skipped where cgroups cannot be had)."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import results
+from arena import Budget, get_registry
+from arena.execution import cgroup
+from arena.front.cli import main
+from arena.limits import Limits
+from arena.records import Termination
+from arena.referee import play_game
+from tests.helpers import sandbox_unavailable
+
+needs_cgroups = pytest.mark.skipif(cgroup.available() is not None, reason=f"no cgroups here: {cgroup.available()}")
+MODES = {"isolated": [], "sandboxed": ["--sandbox"], "dask": ["--dask", "local"]}
+ENGINE = Path(__file__).parent / "engines" / "faulty.py"
+
+
+def skip_unless(mode: str) -> None:
+    if mode == "sandboxed" and sandbox_unavailable():
+        pytest.skip(sandbox_unavailable())
+    if mode == "dask":
+        pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` is no process, or a zombie."""
+    for _ in range(100):
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except OSError:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def run(tmp_path, mode: str, bots: dict, *flags) -> dict:
+    db = tmp_path / "trees.db"
+    argv = ["run", "--game", "tictactoe", "--games", "2", "--openings", "0", "--format", "gauntlet", "--bot", "random",
+            "--jobs", "1", "--no-progress", "--db", str(db), "--plugin", "tests.plugins.lifters", *MODES[mode], *flags]
+    for name, spec in bots.items():
+        argv += ["--bot", f"{name}={spec}", "--challenger", name]
+    assert main(argv) == 0
+    out = {name: [] for name in bots}
+    for row in results.load(db).games.itertuples():
+        out[row.first if row.first != "random" else row.second].append((row.termination, row.message))
+    return out
+
+
+@needs_cgroups
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_bots_children_share_its_memory_and_its_process_count(tmp_path, mode):
+    skip_unless(mode)
+    notes = tmp_path / "forked.txt"
+    bomb = "fork-bomb" if mode == "sandboxed" else f"fork-bomb:path={notes}"  # a sandbox cannot write the notes
+    games = run(tmp_path, mode, {"hog": "fork-memory:children=4,mib=200", "bomb": bomb}, "--memory-limit", "512")
+    for termination, message in games["hog"]:  # 4 x 200 MiB, each child within its own 512 MiB
+        assert termination == Termination.MEMORY.value and "processes together went over its limit of 512 MiB" in message, message
+    for termination, message in games["bomb"]:
+        forked = int(message.split("forked ")[1].split()[0])
+        assert termination == "crash" and 0 < forked < cgroup.TASKS, message
+    if mode != "sandboxed":
+        pids = [int(p) for p in notes.read_text().split()]
+        assert pids and all(gone(p) for p in pids), "a forked child outlived the run"
+
+
+@needs_cgroups
+@pytest.mark.parametrize("mode", ["isolated", "dask"])
+def test_a_daemon_a_python_bot_leaves_does_not_outlive_the_run(tmp_path, mode):
+    skip_unless(mode)
+    notes = tmp_path / "daemons.txt"
+    games = run(tmp_path, mode, {"daemon": f"daemon:path={notes}"})
+    assert [t for t, _ in games["daemon"]] == ["normal", "normal"]
+    pids = [int(p) for p in notes.read_text().split()]
+    assert len(pids) == 2 and all(gone(p) for p in pids), "a daemonized grandchild outlived the run"
+
+
+@needs_cgroups
+def test_a_daemonizing_engine_leaves_no_process_behind(tmp_path):
+    registry = get_registry(entry_points=False)
+    bot = registry.bot(f"engine:cmd={sys.executable} {ENGINE} daemon")
+    bot.limits = Limits(watchdog=10.0)
+    record = play_game(registry.game("tictactoe"), [bot, registry.bot("random")], budgets=[Budget(nodes=50)] * 2)
+    assert record.termination is Termination.NORMAL, record.message
+    stderr = os.pread(bot.engine.log, 1 << 16, 0).decode()
+    daemon = int(stderr.split("daemon ")[1].split()[0])
+    assert not gone(daemon), "the daemon should live while its engine does"
+    bot.close()
+    assert gone(daemon), "the engine's setsid grandchild outlived it"
+
+
+@needs_cgroups
+def test_the_trees_of_a_killed_runner_are_emptied_and_removed_at_the_next_start():
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a runner that is no more
+    _, parents = cgroup._layout()
+    stale = {c: os.path.join(p, f"arena-{dead.pid}-0") for c, p in parents.items()}
+    for path in stale.values():
+        os.mkdir(path)
+    left = subprocess.Popen(["sleep", "60"])  # what its bot left running
+    for path in dict.fromkeys(stale.values()):
+        with open(os.path.join(path, "cgroup.procs"), "w") as f:
+            f.write(str(left.pid))
+    for parent in dict.fromkeys(parents.values()):
+        cgroup._remove_stale(parent)
+    assert left.wait(timeout=10) == -9
+    assert not any(os.path.exists(p) for p in stale.values())
