@@ -82,3 +82,20 @@ def accepted(server) -> int:
             count += 1
         except (socket.timeout, BlockingIOError):
             return count
+
+
+def process_gone(pid: int, seconds: float = 2.5) -> bool:
+    """True once ``pid`` is no process, or a zombie (waiting up to ``seconds``)."""
+    import time
+    from pathlib import Path
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except OSError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)

@@ -18,6 +18,7 @@ from arena.execution.engine_options import check_options, parse_option
 from arena.front.cli import main
 from arena.records import Termination
 from arena.referee import play_game
+from tests.helpers import process_gone
 
 ENGINES = Path(__file__).parent / "engines"
 RANDOM = ENGINES / "random_engine.py"
@@ -232,23 +233,11 @@ def test_a_misbehaving_engine_loses_and_leaves_no_process(mode, budget, terminat
     assert group_gone(pid), f"processes of engine {pid} survived"
     if mode == "fork":
         child = int(record.message.rsplit("child ", 1)[1].split()[0].rstrip(")"))
-        assert _gone(child), f"the engine's child {child} survived"
+        assert process_gone(child), f"the engine's child {child} survived"
     # the next game starts a fresh engine
     play_game(TICTACTOE, [bot, REGISTRY.bot("random")], budgets=budgets, seed=2, time_margin=0.1)
     assert bot.engine.pid != pid
     bot.close()
-
-
-def _gone(pid: int) -> bool:
-    """True once ``pid`` is no process, or a zombie."""
-    for _ in range(50):
-        try:
-            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-                return True
-        except OSError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_an_engine_that_obeys_stop_plays_under_a_time_budget():
@@ -431,7 +420,7 @@ def test_a_healthy_engine_plays_its_processs_next_games_and_is_closed_at_the_end
     pids = starts.read_text().split()
     # one engine per worker process (the set-up check starts one more), not one per game
     assert 1 < len(pids) <= 1 + jobs, pids
-    assert all(_gone(int(pid)) for pid in pids), "an engine outlived the run"
+    assert all(process_gone(int(pid)) for pid in pids), "an engine outlived the run"
 
 
 # output: a healthy engine's protocol lines are not charged; what is charged stays bounded on disk

@@ -5,7 +5,6 @@ that daemonizes, in each mode (skipped where cgroups cannot be had)."""
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from arena.front.cli import main
 from arena.limits import Limits
 from arena.records import Termination
 from arena.referee import play_game
-from tests.helpers import sandbox_unavailable
+from tests.helpers import process_gone as gone, sandbox_unavailable
 
 needs_cgroups = pytest.mark.skipif(cgroup.available() is not None, reason=f"no cgroups here: {cgroup.available()}")
 MODES = {"isolated": [], "sandboxed": ["--sandbox"], "dask": ["--dask", "local"]}
@@ -29,18 +28,6 @@ def skip_unless(mode: str) -> None:
         pytest.skip(sandbox_unavailable())
     if mode == "dask":
         pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
-
-
-def gone(pid: int) -> bool:
-    """True once ``pid`` is no process, or a zombie."""
-    for _ in range(100):
-        try:
-            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-                return True
-        except OSError:
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def run(tmp_path, mode: str, bots: dict, *flags) -> dict:
