@@ -28,7 +28,8 @@ class Decision:
     """Deepest search completed, in plies: 0 to 10,000."""
     pv: tuple = ()
     """Principal variation: the expected line of play, starting with ``move``; at most 1,000
-    moves, each legal where it is played."""
+    moves, each one the game can write (``line_text``: legal where it is played, in games that
+    write moves by position)."""
     nodes: int | None = None
     """Nodes the bot's own search reported, for searches the arena cannot count (engines).
 

@@ -14,6 +14,8 @@ from arena.errors import ParameterError
 
 #: How many nodes pass between two looks at the clock under a time budget.
 TIME_CHECK_INTERVAL = 32
+#: A budget's fields, in the order its text gives them.
+KEYS = ("nodes", "time", "depth", "cpu")
 
 
 @dataclass(frozen=True)
@@ -26,21 +28,26 @@ class Budget:
     """Most wall-clock seconds the move may take."""
     depth: int | None = None
     """Deepest search, in plies, a bot may start."""
+    cpu: float | None = None
+    """Most CPU seconds the move may use, measured outside the bot: its process tree's, as the
+    kernel counts them (for a bot in the referee's process, its thread's). Unlike ``time``, a
+    busy machine does not use it up: the fair budget for untrusted bots on shared machines."""
 
     def __post_init__(self):
         for key in ("nodes", "depth"):
             value = getattr(self, key)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise ParameterError(f"bad budget {key}={value!r}; expected a whole number of at least 1")
-        t = self.time
-        if t is not None:
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
-                raise ParameterError(f"bad budget time={t!r}; expected seconds greater than 0")
-            object.__setattr__(self, "time", float(t))
+        for key in ("time", "cpu"):
+            t = getattr(self, key)
+            if t is not None:
+                if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
+                    raise ParameterError(f"bad budget {key}={t!r}; expected seconds greater than 0")
+                object.__setattr__(self, key, float(t))
 
     @classmethod
     def parse(cls, text: str) -> "Budget":
-        """Parse ``"nodes=1000"``, ``"time=0.5,depth=6"`` or ``"none"``."""
+        """Parse ``"nodes=1000"``, ``"time=0.5,depth=6"``, ``"cpu=0.2"`` or ``"none"``."""
         if not isinstance(text, str):
             raise TypeError(f"Budget.parse takes text such as 'nodes=1000', got {text!r}")
         text = text.strip()
@@ -52,16 +59,17 @@ class Budget:
         for piece in text.split(","):
             key, sep, value = piece.partition("=")
             key = key.strip()
-            if not sep or key not in ("nodes", "time", "depth"):
+            if not sep or key not in KEYS:
                 raise ParameterError(
-                    f"bad budget {text!r}; expected nodes=N, time=SECONDS or depth=D, comma-separated"
+                    f"bad budget {text!r}; expected nodes=N, time=SECONDS or depth=D, comma-separated, "
+                    "and cpu=SECONDS for CPU time"
                 )
             if key in values:
                 raise ParameterError(f"bad budget {text!r}: {key} given twice")
             try:
-                values[key] = float(value) if key == "time" else int(value)
+                values[key] = float(value) if key in ("time", "cpu") else int(value)
             except ValueError:
-                kind = "seconds" if key == "time" else "a whole number"
+                kind = "seconds" if key in ("time", "cpu") else "a whole number"
                 raise ParameterError(f"bad budget {key}={value.strip()!r}; expected {kind}") from None
         return cls(**values)
 
@@ -69,14 +77,14 @@ class Budget:
         try:
             return self.__dict__["_text"]  # the referee writes it into every game record
         except KeyError:
-            parts = [f"{k}={getattr(self, k):g}" for k in ("nodes", "time", "depth") if getattr(self, k) is not None]
+            parts = [f"{k}={getattr(self, k):g}" for k in KEYS if getattr(self, k) is not None]
             text = ",".join(parts) or "none"
             object.__setattr__(self, "_text", text)
             return text
 
     @property
     def unlimited(self) -> bool:
-        return self.nodes is None and self.time is None and self.depth is None
+        return self.nodes is None and self.time is None and self.depth is None and self.cpu is None
 
 
 class BudgetExhausted(Exception):
@@ -92,7 +100,7 @@ class Counter:
     BudgetExhausted instead (and keeps doing so).
     """
 
-    __slots__ = ("budget", "nodes", "depth", "started", "deadline", "_node_limit", "_stop_at", "_clock")
+    __slots__ = ("budget", "nodes", "depth", "started", "deadline", "cpu_deadline", "_node_limit", "_stop_at", "_clock")
 
     def __init__(self, budget: Budget | None = None, clock=time.perf_counter):
         budget = budget or Budget()
@@ -104,6 +112,8 @@ class Counter:
         self._clock = clock
         self.started = clock()
         self.deadline = self.started + budget.time if budget.time is not None else None
+        self.cpu_deadline = time.thread_time() + budget.cpu if budget.cpu is not None else None
+        """When this thread's CPU clock (``time.thread_time``) ends the move, under a cpu budget."""
         self._node_limit = budget.nodes if budget.nodes is not None else sys.maxsize
         self._stop_at = self._next_stop()
 
@@ -119,16 +129,16 @@ class Counter:
         self.started = started = self._clock()
         limit = budget.nodes
         self._node_limit = sys.maxsize if limit is None else limit
-        if budget.time is None:
-            self.deadline = None
+        self.deadline = None if budget.time is None else started + budget.time
+        self.cpu_deadline = None if budget.cpu is None else time.thread_time() + budget.cpu
+        if self.deadline is None and self.cpu_deadline is None:
             self._stop_at = self._node_limit
         else:
-            self.deadline = started + budget.time
             self._stop_at = min(self._node_limit, TIME_CHECK_INTERVAL)
         return started
 
     def _next_stop(self) -> int:
-        if self.deadline is None:
+        if self.deadline is None and self.cpu_deadline is None:
             return self._node_limit
         return min(self._node_limit, self.nodes + TIME_CHECK_INTERVAL)
 
@@ -139,18 +149,23 @@ class Counter:
             self._check()
 
     def _check(self) -> None:
-        if self.nodes > self._node_limit or (self.deadline is not None and self._clock() >= self.deadline):
+        if self.nodes > self._node_limit or self._past_a_deadline():
             self.nodes -= 1
             self._stop_at = self.nodes  # every later tick comes back here and raises again
             raise BudgetExhausted
         self._stop_at = self._next_stop()
+
+    def _past_a_deadline(self) -> bool:
+        if self.deadline is not None and self._clock() >= self.deadline:
+            return True
+        return self.cpu_deadline is not None and time.thread_time() >= self.cpu_deadline
 
     @property
     def exhausted(self) -> bool:
         """True when the next tick would raise."""
         if self.nodes >= self._node_limit:
             return True
-        return self.deadline is not None and self._clock() >= self.deadline
+        return self._past_a_deadline()
 
     def elapsed(self) -> float:
         """Seconds since the move started."""

@@ -57,6 +57,10 @@ class MoveRecord(NamedTuple):
     """True when ``nodes`` is what the bot's own search reported (an engine), not the arena's count."""
     over_budget: bool = False
     """True when the reported nodes exceed the node budget."""
+    cpu: float | None = None
+    """CPU seconds the move took, measured outside the bot: its process tree's, as the kernel
+    counts them (a cgroup), or for a bot in the referee's own process its thread's; None
+    where neither can be had."""
 
 
 @dataclass(frozen=True)

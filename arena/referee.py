@@ -90,14 +90,24 @@ def play_game(
         None if budget.time is None or getattr(bot, "interactive", False) else budget.time + time_margin
         for budget, bot in zip(budgets, bots)
     )
+    # the most CPU seconds a move may use, margin included (None: no cpu budget, or a person)
+    most_cpu = tuple(
+        None if budget.cpu is None or getattr(bot, "interactive", False) else budget.cpu + time_margin
+        for budget, bot in zip(budgets, bots)
+    )
     # move -> its text, for games that write a move the same in every position (None: ask each time)
     texts: dict | None = None if texts_need_state(game) else {}
     clock = time.perf_counter
+    # each bot's CPU clock, read around its moves: its process tree's (isolated bots and engines,
+    # None where it cannot be read), else this thread's, which runs it
+    cpu_clocks = tuple(getattr(bot, "cpu_seconds", None) or time.thread_time for bot in bots)
     ply = len(opening)
     while not game.is_terminal(state):
         player = game.to_move(state)
         legal = game.legal_moves(state)
         counter = counters[player]
+        cpu_clock = cpu_clocks[player]
+        cpu_start = cpu_clock()
         start = counter.reset()
         counter.tick()  # the root: the arena counts it, not the bot
         try:
@@ -113,6 +123,8 @@ def play_game(
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} crashed at ply {ply}: {_describe(exc)}")
         seconds = clock() - start
+        cpu_end = cpu_clock()
+        cpu = None if cpu_start is None or cpu_end is None else cpu_end - cpu_start
         nodes = counter.nodes
         reported = over = False
         decision = answer if isinstance(answer, Decision) else None
@@ -137,6 +149,14 @@ def play_game(
                 f"{names[player]!r} took {seconds:.3f}s at ply {ply}; "
                 f"budget {budgets[player].time:g}s + margin {time_margin:g}s",
             )
+        limit = most_cpu[player]
+        if limit is not None and (cpu if cpu is not None else seconds) > limit:
+            used = f"used {cpu:.3f}s of CPU" if cpu is not None else f"took {seconds:.3f}s (its CPU time cannot be read here)"
+            return forfeit(
+                player,
+                Termination.TIMEOUT,
+                f"{names[player]!r} {used} at ply {ply}; budget cpu={budgets[player].cpu:g}s + margin {time_margin:g}s",
+            )
         if texts is None:
             text = game.move_text(state, move)
         else:
@@ -154,7 +174,7 @@ def play_game(
             if decision.nodes is not None:  # an engine's own count: the arena could not count it
                 nodes, reported = decision.nodes, True
                 over = budgets[player].nodes is not None and nodes > budgets[player].nodes
-        record = _new_move(MoveRecord, (ply, player, text, nodes, seconds, depth, score, pv, reported, over))
+        record = _new_move(MoveRecord, (ply, player, text, nodes, seconds, depth, score, pv, reported, over, cpu))
         moves.append(record)
         state = game.apply(state, move)
         ply += 1
@@ -257,19 +277,13 @@ def _checked_decision(game: Game, state: State, decision: Decision) -> tuple[str
         return ()
     if not isinstance(pv, (tuple, list)) or len(pv) > MAX_PV:
         raise ValueError(f"principal variation is not a tuple of at most {MAX_PV:,} moves")
-    out = []
-    for i, move in enumerate(pv):
-        try:
-            legal = game.legal_moves(state) if not game.is_terminal(state) else ()
-            index = legal_index(legal, move)
-        except Exception:
-            index = None
-        if index is None:
-            raise ValueError(f"principal variation move {_shown(move)} at its ply {i} is not a legal move")
-        move = legal[index]
-        out.append(game.move_text(state, move))
-        state = game.apply(state, move)
-    return tuple(out)
+    try:
+        # each a move the game can write; where it writes moves by position, legal where it is
+        # played (line_text walks it). A full legality walk elsewhere would cost more than a fast
+        # engine's move (1.4 ms for 20 chess moves): a principal variation is the bot's forecast
+        return tuple(game.line_text(state, pv))
+    except Exception as exc:
+        raise ValueError(f"principal variation cannot be written: {_describe(exc)}") from None
 
 
 def _real(value) -> bool:

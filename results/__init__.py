@@ -14,7 +14,9 @@ utility_first, termination (why the game ended: {terminations}; see
 included), moves_first, moves_second, nodes_first, nodes_second, seconds_first,
 seconds_second (per-side totals). Columns of ``moves`` (one row per bot move): tournament,
 game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seconds, depth
-(<NA> if not reported), score (NaN if not reported; the mover's own view).
+(<NA> if not reported), score (NaN if not reported; the mover's own view), reported and
+over_budget (1 when the nodes are the bot's own report, and when they exceed the budget),
+cpu (CPU seconds of the move, measured outside the bot: NaN where it cannot be).
 
 ``search_nodes(recording)``: the nodes of a recorded search (``arena.searchtree``), one
 row each; ``results.treeview`` draws them.

@@ -96,6 +96,8 @@ class MoveRow(NamedTuple):
     """1 when ``nodes`` is what the bot's own search reported (an engine), 0 when the arena counted them."""
     over_budget: int
     """1 when the reported nodes exceed the node budget, else 0."""
+    cpu: float | None
+    """CPU seconds of the move, measured outside the bot (its process tree's), else NULL."""
 
 
 _SQL_TYPES = {
@@ -137,9 +139,9 @@ def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
     """A game's rows for the database, finished now (built column-wise with iterators that run in C)."""
     moves = record.moves
     if moves:
-        plies, players, texts, nodes, seconds, depths, scores, pvs, reported, over = zip(*moves)
+        plies, players, texts, nodes, seconds, depths, scores, pvs, reported, over, cpus = zip(*moves)
     else:
-        plies = players = texts = nodes = seconds = depths = scores = pvs = reported = over = ()
+        plies = players = texts = nodes = seconds = depths = scores = pvs = reported = over = cpus = ()
     firsts = list(map(not_, players))
     row = _new_game_row(GameRow, (
         game_id, pairing, record.players[0], record.players[1], " ".join(record.opening), record.seed,
@@ -154,7 +156,9 @@ def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
         reported, over = map(int, reported), map(int, over)
     else:
         reported = over = repeat(0)
-    rows = zip(repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs, reported, over)
+    rows = zip(
+        repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs, reported, over, _nulls(cpus)
+    )
     return GameRows(row, list(rows))
 
 

@@ -43,14 +43,18 @@ from results.sqlite import (
 )
 from results.rows import GameRow, GameRows, MoveRow, game_rows, sql_columns
 
-SCHEMA = "botarena-results/2"
+SCHEMA = "botarena-results/3"
+#: 3 added the moves' CPU seconds (NULL in the games stored before)
+_CPU = ("ALTER TABLE moves ADD COLUMN cpu REAL",)
 #: Older schemas this version opens, each with the statements that bring it up to date.
 _MIGRATIONS = {
     # 2 added the moves' reported and over_budget flags (engines' own node counts)
     "botarena-results/1": (
         "ALTER TABLE moves ADD COLUMN reported INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE moves ADD COLUMN over_budget INTEGER NOT NULL DEFAULT 0",
+        *_CPU,
     ),
+    "botarena-results/2": _CPU,
 }
 
 _DDL = f"""

@@ -18,6 +18,7 @@ from arena.execution.engine_options import check_options, parse_option
 from arena.front.cli import main
 from arena.records import Termination
 from arena.referee import play_game
+from results.store import SCHEMA
 from tests.helpers import process_gone
 
 ENGINES = Path(__file__).parent / "engines"
@@ -295,8 +296,9 @@ def test_a_database_of_the_previous_schema_opens_with_the_new_columns(tmp_path):
     db = tmp_path / "old.db"
     assert main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--games", "2",
                  "--jobs", "1", "--no-progress", "--db", str(db)]) == 0
-    # make it what the previous version wrote: no reported or over_budget columns, schema 1
+    # make it what the first version wrote: no reported, over_budget or cpu columns, schema 1
     con = sqlite3.connect(db)
+    con.execute("ALTER TABLE moves DROP COLUMN cpu")
     con.execute("ALTER TABLE moves DROP COLUMN reported")
     con.execute("ALTER TABLE moves DROP COLUMN over_budget")
     con.execute("UPDATE meta SET value='botarena-results/1' WHERE key='schema'")
@@ -306,7 +308,7 @@ def test_a_database_of_the_previous_schema_opens_with_the_new_columns(tmp_path):
     games, moves = results.load(db)
     assert len(games) == 2 and len(moves) > 0 and (moves.reported == 0).all() and (moves.over_budget == 0).all()
     con = sqlite3.connect(db)
-    assert con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "botarena-results/2"
+    assert con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == SCHEMA
     con.close()
     # and it grows: new games are stored with the new columns
     assert main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--games", "4",

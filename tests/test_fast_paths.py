@@ -172,7 +172,8 @@ def test_a_decision_and_a_plain_move_make_the_same_record_fields():
     plain = play_game(game, [_Fixed((0, 1)), _Fixed((0, 1))])
     decided = play_game(game, [_Fixed(Decision((0, 1), score=1.0, depth=2, pv=((0, 1),))), _Fixed((0, 1))])
     # a bot that examines nothing still has its root counted by the arena
-    assert plain.moves[0] == MoveRecord(0, 0, game.format_move((0, 1)), 1, plain.moves[0].seconds)
+    first = plain.moves[0]  # its wall and CPU seconds as measured
+    assert first == MoveRecord(0, 0, game.format_move((0, 1)), 1, first.seconds, cpu=first.cpu)
     m = decided.moves[0]
     assert (m.move, m.depth, m.score, m.pv) == (game.format_move((0, 1)), 2, 1.0, (game.format_move((0, 1)),))
 
@@ -182,10 +183,10 @@ def test_a_decision_and_a_plain_move_make_the_same_record_fields():
 
 def test_move_records_are_named_tuples_with_the_documented_fields():
     assert MoveRecord._fields == (
-        "ply", "player", "move", "nodes", "seconds", "depth", "score", "pv", "reported", "over_budget"
+        "ply", "player", "move", "nodes", "seconds", "depth", "score", "pv", "reported", "over_budget", "cpu"
     )
     m = MoveRecord(3, 1, "4", 10, 0.5)
-    assert (m.depth, m.score, m.pv, m.reported, m.over_budget) == (None, None, (), False, False)
+    assert (m.depth, m.score, m.pv, m.reported, m.over_budget, m.cpu) == (None, None, (), False, False, None)
     with pytest.raises(AttributeError):
         m.nodes = 0  # type: ignore[misc]
 

@@ -35,7 +35,7 @@ DECISIONS = {
         ("score", "text", "score"), ("score", "inf", "score"), ("score", "nan", "score"), ("score", "big", "score"),
         ("depth", "text", "depth"), ("depth", "big", "depth"), ("depth", "negative", "depth"),
         ("nodes", "text", "nodes"), ("nodes", "big", "nodes"), ("nodes", "negative", "nodes"),
-        ("pv", "long", "principal variation"), ("pv", "illegal", "principal variation"),
+        ("pv", "long", "principal variation"), ("pv", "unwritable", "principal variation"),
     ]
 }
 MODES = {
@@ -104,7 +104,7 @@ def test_every_forgery_loses_its_game_and_runs_nothing(tmp_path, mode, capsys):
         (dict(depth=10**30), f"from 0 to {MAX_DEPTH:,}"),
         (dict(depth=True), "depth True"),
         (dict(nodes=-5), "reported nodes -5"),
-        (dict(pv=("a1",)), "principal variation move 'a1' at its ply 0 is not a legal move"),
+        (dict(pv=(None,)), "principal variation cannot be written: TypeError"),
         (dict(pv=[0] * 1001), "at most 1,000 moves"),
     ],
 )

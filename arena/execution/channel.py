@@ -34,6 +34,9 @@ ANSWER_BYTES = 256 * 1024
 #: The longest text kept from a bot's answer (a move, an error message).
 TEXT_CHARS = 400
 
+#: Seconds between two looks of a guard (a CPU budget's) while waiting for an answer.
+GUARD_INTERVAL = 0.005
+
 _HEADER = struct.Struct("!I")
 _FAULTS = {"crash", "memory", "output", "budget"}
 _KEYS = {
@@ -86,19 +89,20 @@ class AnswerReader:
         self.poll = select.poll()  # not select.select: a runner with many hosts has fds above 1024
         self.poll.register(fd, select.POLLIN)
 
-    def read(self, timeout: float, what: str) -> dict | None:
+    def read(self, timeout: float, what: str, guard=None) -> dict | None:
         """The next answer, checked (see ``check``); None when the host closed its end.
 
         Raises BotFault(TIMEOUT) past ``timeout`` seconds and BotFault(PROTOCOL) for an
-        answer that is too long, not JSON, or not one of the answers above.
+        answer that is too long, not JSON, or not one of the answers above. ``guard``, if
+        given, is called every ``GUARD_INTERVAL`` seconds while waiting, and may raise.
         """
         deadline = time.monotonic() + timeout
-        if not self._fill(_HEADER.size, deadline, timeout, what):
+        if not self._fill(_HEADER.size, deadline, timeout, what, guard):
             return None
         (size,) = _HEADER.unpack_from(self.buffer)
         if size > ANSWER_BYTES:
             raise BotFault(Termination.PROTOCOL, "broke the protocol", f"sent an answer of {size:,} bytes; the most is {ANSWER_BYTES:,}")
-        if not self._fill(_HEADER.size + size, deadline, timeout, what):
+        if not self._fill(_HEADER.size + size, deadline, timeout, what, guard):
             return None
         payload = self.buffer[_HEADER.size : _HEADER.size + size]
         self.buffer = self.buffer[_HEADER.size + size :]
@@ -111,10 +115,14 @@ class AnswerReader:
             raise BotFault(Termination.PROTOCOL, "broke the protocol", f"sent a malformed answer: {why}")
         return message
 
-    def _fill(self, size: int, deadline: float, timeout: float, what: str) -> bool:
+    def _fill(self, size: int, deadline: float, timeout: float, what: str, guard) -> bool:
         while len(self.buffer) < size:
             left = deadline - time.monotonic()
-            if left <= 0 or not self.poll.poll(math.ceil(left * 1000)):
+            wait = left if guard is None else min(left, GUARD_INTERVAL)
+            if left <= 0 or not self.poll.poll(math.ceil(wait * 1000)):
+                if guard is not None and left > 0:
+                    guard()
+                    continue
                 raise BotFault(
                     Termination.TIMEOUT, "timed out", f"took longer than {timeout:g}s to {what}; its process was killed"
                 )

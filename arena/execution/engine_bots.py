@@ -226,12 +226,13 @@ class EngineBot(Bot):
         engine.send(self.position_line())
         limits = budget.budget
         engine.send(self.go_line(limits))
-        if limits.time is None:
+        seconds = movetime(limits)
+        if seconds is None:
             stop_at, deadline = None, budget.started + self.limits.watchdog
             if limits.unlimited:  # ``go`` with no limit searches until ``stop``: sent at the watchdog
                 stop_at, deadline = deadline, deadline + self.limits.time_margin
         else:
-            stop_at = budget.started + limits.time
+            stop_at = budget.started + seconds
             deadline = stop_at + self.limits.time_margin
         info: dict = {}
         while True:
@@ -306,6 +307,11 @@ class EngineBot(Bot):
             self._moves += self._game.line_text(self._state, line)
             self._state = state
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds its engine's process tree has used (the kernel's count), or None without a tree."""
+        tree = self.engine.tree if self.engine is not None else None
+        return None if tree is None else tree.cpu_seconds()
+
     def reusable(self) -> bool:
         """True while its engine is running and healthy (a fault kills it): fit for another game."""
         return self.engine is not None and self.engine.alive()
@@ -333,8 +339,9 @@ class EngineBot(Bot):
             words += ["nodes", str(limits.nodes)]
         if limits.depth is not None:
             words += ["depth", str(limits.depth)]
-        if limits.time is not None:
-            words += ["movetime", str(max(1, int(limits.time * 1000)))]
+        seconds = movetime(limits)
+        if seconds is not None:
+            words += ["movetime", str(max(1, int(seconds * 1000)))]
         return " ".join(words)
 
     def read_info(self, line: str, info: dict) -> None:
@@ -414,6 +421,12 @@ class UciBot(EngineBot):
         middle, half = (low + high) / 2, (high - low) / 2
         share = 2 / (1 + math.exp(-LICHESS_K * value)) - 1
         return middle + half * max(-0.999, min(0.999, share))
+
+
+def movetime(limits) -> float | None:
+    """The seconds an engine is given for a move: its time budget, else its cpu budget (the
+    protocols know only wall time; the referee charges the engine's CPU all the same)."""
+    return limits.time if limits.time is not None else limits.cpu
 
 
 def _path(game: Game, start, goal, plies: int) -> list | None:

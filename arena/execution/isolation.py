@@ -22,10 +22,9 @@ from arena.errors import BotFault
 from arena.execution import cgroup, channel
 from arena.execution import host as host_module
 from arena.execution import sandbox
-from arena.game import Game
+from arena.game import Game, texts_need_state
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.records import Termination
-from arena.referee import legal_index
 
 #: Seconds a host may take to start (Python, imports, plugins), on a busy machine.
 HOST_START_TIMEOUT = 60.0
@@ -87,16 +86,17 @@ class HostProcess:
         except OSError:
             raise self._died() from None
 
-    def call(self, request: tuple, timeout: float, what: str) -> dict:
+    def call(self, request: tuple, timeout: float, what: str, guard=None) -> dict:
         """Send a request and return the answer, or raise BotFault (killing the host)."""
         self.send(request)
-        return self.wait(timeout, what)
+        return self.wait(timeout, what, guard)
 
-    def wait(self, timeout: float, what: str) -> dict:
+    def wait(self, timeout: float, what: str, guard=None) -> dict:
         """The host's next answer, checked as plain data (``arena.execution.channel``); a late,
-        malformed or missing one kills the host and raises BotFault."""
+        malformed or missing one, or a ``guard`` that raises while waiting, kills the host and
+        raises BotFault."""
         try:
-            answer = self.reader.read(timeout, what)
+            answer = self.reader.read(timeout, what, guard)
         except BotFault:
             self.kill()
             raise
@@ -264,6 +264,11 @@ class RemoteBot:
     def suitable(self, game: Game) -> str | None:
         return None  # checked by the tournament at set-up, with a local instance
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds its host's process tree has used (the kernel's count), or None without a tree."""
+        tree = self.host.tree if self.host is not None else None
+        return None if tree is None else tree.cpu_seconds()
+
     def new_game(self, game: Game, player: int, seed: int) -> None:
         self.release()
         self.host = self.pool.acquire(self.spec, self.plugins, self.limits)
@@ -281,7 +286,7 @@ class RemoteBot:
         timeout = self.limits.watchdog if limits.time is None else limits.time + self.limits.time_margin
         sent = None if limits is self._budget else limits  # the host keeps the budget of the last move
         self._budget = limits
-        answer = self.host.call(("choose", state, sent), timeout, "move")
+        answer = self.host.call(("choose", state, sent), timeout, "move", self._cpu_guard(limits))
         self.host.check_memory()
         budget.nodes = answer.get("nodes", 0)
         if "move" in answer:
@@ -289,6 +294,24 @@ class RemoteBot:
         if "illegal" in answer:
             return Shown(channel.plain(answer["illegal"]))
         self._fault(answer)
+
+    def _cpu_guard(self, limits):
+        """Under a cpu budget, what stops the move once its tree has used more CPU than the budget
+        and the margin (the kernel's count): a bot that ignores its budget is killed, not waited for."""
+        tree = self.host.tree
+        if limits.cpu is None or tree is None:
+            return None
+        most, start = limits.cpu + self.limits.time_margin, tree.cpu_seconds()
+
+        def guard():
+            used = tree.cpu_seconds() - start
+            if used > most:
+                raise BotFault(
+                    Termination.TIMEOUT, "timed out",
+                    f"used {used:.3f}s of CPU; budget cpu={limits.cpu:g}s + margin {self.limits.time_margin:g}s; its process was killed",
+                )
+
+        return guard
 
     def _decision(self, state, answer: dict):
         """The move (or Decision) an answer names, read with the game's ``parse_move_in``; what
@@ -306,17 +329,19 @@ class RemoteBot:
         return Decision(move, answer.get("score"), answer.get("depth"), pv, answer.get("reported"))
 
     def _pv(self, state, texts: list) -> tuple:
+        """The principal variation's moves, each read as the game reads a move's text (in its
+        position, for games that write moves by position); one that does not read loses the game."""
         game, pv = self._game, []
+        by_position = texts_need_state(game)  # else no position needs to be made
         for ply, text in enumerate(texts):
             try:
                 move = game.parse_move_in(state, text)
-                if legal_index(game.legal_moves(state), move) is None:
-                    raise ValueError
-                state = game.apply(state, move)
+                if by_position:
+                    state = game.apply(state, move)
             except Exception:
                 raise BotFault(
                     Termination.PROTOCOL, "broke the protocol",
-                    f"principal variation move {channel.plain(text, 40)!r} at its ply {ply} is not a legal move",
+                    f"principal variation move {channel.plain(text, 40)!r} at its ply {ply} does not read as a move",
                 ) from None
             pv.append(move)
         return tuple(pv)

@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="[NAME=]SPEC[@BUDGET]",
         help="a bot, given twice (the first moves first), as in 'arena run'; 'human' is you",
     )
-    p.add_argument("--budget", help=f"per-move budget: nodes=N, time=SECONDS, depth=D, or none (default {d['budget']})")
+    p.add_argument("--budget", help=f"per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS (CPU time), or none (default {d['budget']})")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' randomness (default: a random one)")
     p.add_argument(
         "--quiet", action="store_true", help="show only the final board and result (and a person's board before each move)"
@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot", action="append", metavar="[NAME=]SPEC[@BUDGET]",
         help=f"a bot (repeat); replaces the file's bots (default {' '.join(map(_setting_text, d['bots']))})",
     )
-    p.add_argument("--budget", help=f"default per-move budget: nodes=N, time=SECONDS, depth=D (default {_setting_text(d['budget'])})")
+    p.add_argument("--budget", help=f"default per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS (default {_setting_text(d['budget'])})")
     p.add_argument("--games", type=int, help=f"games per pairing, even: colours are swapped (default {d['games']})")
     _opening_flags(p, d)
     p.add_argument(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.budget import Budget
+from arena.budget import KEYS as BUDGET_KEYS, Budget
 from arena.errors import ArenaError, ParameterError
 from arena.front.openings import OpeningBook
 from arena.front.tournament import DEFAULT_DATABASE, ROUND_FORMATS, Entrant, TournamentConfig
@@ -236,9 +236,9 @@ def _budget(value, what: str) -> Budget:
         if isinstance(value, str):
             return Budget.parse(value)
         if isinstance(value, dict):
-            unknown = [k for k in value if k not in ("nodes", "time", "depth")]
+            unknown = [k for k in value if k not in BUDGET_KEYS]
             if unknown:
-                raise ParameterError(f"unknown budget key {unknown[0]!r}; keys: nodes, time, depth")
+                raise ParameterError(f"unknown budget key {unknown[0]!r}; keys: {', '.join(BUDGET_KEYS)}")
             return Budget(**value)
     except ParameterError as exc:
         raise ConfigError(f"{what}: {exc}") from None

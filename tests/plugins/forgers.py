@@ -70,7 +70,7 @@ class DecisionBot(Bot):
     description = "returns a legal move with one field of its Decision out of range"
 
     field: str = param("score", "score, depth, nodes or pv")
-    value: str = param("text", "text, inf, nan, big, negative, long or illegal")
+    value: str = param("text", "text, inf, nan, big, negative, long or unwritable")
 
     def choose(self, game, state, budget):
         move = _legal(game, state)
@@ -82,7 +82,7 @@ class DecisionBot(Bot):
             "negative": -1,
         }.get(self.value)
         if self.field == "pv":
-            pv = (move,) * 10**6 if self.value == "long" else (move, move)  # a square taken twice: illegal
+            pv = (move,) * 10**6 if self.value == "long" else (move, object())  # a move no game can write
             return Decision(move, pv=pv)
         return Decision(move, **{self.field: value})
 

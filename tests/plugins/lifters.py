@@ -113,7 +113,29 @@ class Daemon(Bot):
         return self.rng.choice(game.legal_moves(state))
 
 
+class Burner(Bot):
+    name = "burn"
+    description = "burns a fixed CPU time per move (its process's CPU clock), then plays the first legal move"
+    ms: float = param(50.0, "milliseconds of CPU per move", min=0)
+
+    def choose(self, game, state, budget):
+        end = time.process_time() + self.ms / 1000
+        while time.process_time() < end:
+            pass
+        return game.legal_moves(state)[0]
+
+
+class Napper(Bot):
+    name = "nap"
+    description = "sleeps a fixed time per move, using no CPU, then plays the first legal move"
+    ms: float = param(50.0, "milliseconds of sleep per move", min=0)
+
+    def choose(self, game, state, budget):
+        time.sleep(self.ms / 1000)
+        return game.legal_moves(state)[0]
+
+
 @hookimpl
 def register_bots(register):
-    for cls in (MemoryLifter, FileLifter, ForkMemory, ForkBomb, Daemon):
+    for cls in (MemoryLifter, FileLifter, ForkMemory, ForkBomb, Daemon, Burner, Napper):
         register(cls)
