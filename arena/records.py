@@ -59,8 +59,8 @@ class MoveRecord(NamedTuple):
     """True when the reported nodes exceed the node budget."""
     cpu: float | None = None
     """CPU seconds the move took, measured outside the bot: its process tree's, as the kernel
-    counts them (a cgroup), or for a bot in the referee's own process its thread's; None
-    where neither can be had."""
+    counts them (a cgroup); for a bot in the referee's own process, its thread's, and only
+    under a cpu budget (reading the clock costs a system call). None where it is not measured."""
 
 
 @dataclass(frozen=True)

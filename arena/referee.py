@@ -99,15 +99,19 @@ def play_game(
     texts: dict | None = None if texts_need_state(game) else {}
     clock = time.perf_counter
     # each bot's CPU clock, read around its moves: its process tree's (isolated bots and engines,
-    # None where it cannot be read), else this thread's, which runs it
-    cpu_clocks = tuple(getattr(bot, "cpu_seconds", None) or time.thread_time for bot in bots)
+    # None where it cannot be read), else this thread's, which runs it; a system call each time,
+    # so for a bot in this process only under a cpu budget
+    cpu_clocks = tuple(
+        getattr(bot, "cpu_seconds", None) or (time.thread_time if budget.cpu is not None else None)
+        for bot, budget in zip(bots, budgets)
+    )
     ply = len(opening)
     while not game.is_terminal(state):
         player = game.to_move(state)
         legal = game.legal_moves(state)
         counter = counters[player]
         cpu_clock = cpu_clocks[player]
-        cpu_start = cpu_clock()
+        cpu_start = None if cpu_clock is None else cpu_clock()
         start = counter.reset()
         counter.tick()  # the root: the arena counts it, not the bot
         try:
@@ -123,8 +127,11 @@ def play_game(
         except Exception as exc:
             return forfeit(player, Termination.CRASH, f"{names[player]!r} crashed at ply {ply}: {_describe(exc)}")
         seconds = clock() - start
-        cpu_end = cpu_clock()
-        cpu = None if cpu_start is None or cpu_end is None else cpu_end - cpu_start
+        cpu = None
+        if cpu_start is not None:
+            cpu_end = cpu_clock()
+            if cpu_end is not None:
+                cpu = cpu_end - cpu_start
         nodes = counter.nodes
         reported = over = False
         decision = answer if isinstance(answer, Decision) else None
@@ -190,14 +197,21 @@ def play_game(
 
 
 def _check_arguments(game, bots, names, budgets, seed, time_margin) -> None:
-    """Refuse what would make a game fail oddly, or unfairly, before it starts: one clear error naming the argument."""
+    """Refuse what would make a game fail oddly, or unfairly, before it starts: one clear error
+    naming the argument. Once per game: the common case is a few type checks."""
     if not isinstance(game, Game):
         raise TypeError(f"play_game: game must be an arena.Game, got {type(game).__name__}")
-    why = bounds_problem(game.bounds)
-    if why:
-        raise ParameterError(f"play_game: game {game.name!r} has bounds {game.bounds!r}: {why}")
-    if not isinstance(bots, Sequence) or len(bots) != 2:
-        count = len(bots) if isinstance(bots, Sequence) else type(bots).__name__
+    bounds = game.bounds
+    if bounds is not _FINE_BOUNDS.get(type(game)):
+        why = bounds_problem(bounds)
+        if why:
+            raise ParameterError(f"play_game: game {game.name!r} has bounds {bounds!r}: {why}")
+        _FINE_BOUNDS[type(game)] = bounds
+    try:
+        count = len(bots)
+    except TypeError:
+        count = type(bots).__name__
+    if count != 2:
         raise ParameterError(f"play_game: bots must be two bots, the first to move first; got {count}")
     for i, bot in enumerate(bots):
         if not callable(getattr(bot, "choose", None)) or not callable(getattr(bot, "new_game", None)):
@@ -210,10 +224,14 @@ def _check_arguments(game, bots, names, budgets, seed, time_margin) -> None:
         for i, budget in enumerate(budgets):
             if not isinstance(budget, Budget):
                 raise TypeError(f"play_game: budgets[{i}] must be an arena.Budget (Budget.parse reads text), got {budget!r}")
-    if not _whole(seed):
+    if type(seed) is not int and not _whole(seed):
         raise TypeError(f"play_game: seed must be an integer, got {seed!r}")
     if not _real(time_margin) or time_margin < 0:
         raise ParameterError(f"play_game: time_margin must be 0 or more seconds, got {time_margin!r}")
+
+
+#: Per game class, the bounds last found fine (a game's bounds are almost always one tuple).
+_FINE_BOUNDS: dict[type, object] = {}
 
 
 def _record(game, names, budgets, seed, opening, moves, utilities, termination, loser, message) -> GameRecord:

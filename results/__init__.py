@@ -16,7 +16,8 @@ seconds_second (per-side totals). Columns of ``moves`` (one row per bot move): t
 game_id, ply (from 0, opening included), player (0 or 1), bot, move, nodes, seconds, depth
 (<NA> if not reported), score (NaN if not reported; the mover's own view), reported and
 over_budget (1 when the nodes are the bot's own report, and when they exceed the budget),
-cpu (CPU seconds of the move, measured outside the bot: NaN where it cannot be).
+cpu (CPU seconds of the move, measured outside the bot: NaN where it is not measured, see
+``arena.MoveRecord.cpu``).
 
 ``search_nodes(recording)``: the nodes of a recorded search (``arena.searchtree``), one
 row each; ``results.treeview`` draws them.

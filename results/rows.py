@@ -97,7 +97,7 @@ class MoveRow(NamedTuple):
     over_budget: int
     """1 when the reported nodes exceed the node budget, else 0."""
     cpu: float | None
-    """CPU seconds of the move, measured outside the bot (its process tree's), else NULL."""
+    """CPU seconds of the move, measured outside the bot (see ``arena.MoveRecord.cpu``), else NULL."""
 
 
 _SQL_TYPES = {

@@ -141,7 +141,8 @@ def run_command(argv: list[str], fresh: bool) -> None:
 def cpu_per_move(tmp_path, mode: str, *flags) -> dict:
     db = tmp_path / f"cpu-{mode}.db"
     argv = ["run", "--game", "connect4", "--games", "2", "--openings", "0", "--bot", "burn=burn:ms=50", "--bot",
-            "nap=nap:ms=50", "--jobs", "1", "--no-progress", "--db", str(db), "--plugin", "tests.plugins.lifters", *flags]
+            "nap=nap:ms=50", "--budget", "cpu=1", "--jobs", "1", "--no-progress", "--db", str(db), "--plugin",
+            "tests.plugins.lifters", *flags]
     run_command(argv, fresh=mode == "in-process")
     moves = results.load(db).moves
     return {bot: (list(m.cpu), list(m.seconds)) for bot, m in moves.groupby("bot")}

@@ -56,8 +56,9 @@ class Tree:
         self.procs = tuple(os.path.join(d, "cgroup.procs") for d in dict.fromkeys(self.dirs.values()))
         cpu = self.dirs["cpu"]
         self._cpu_file = os.open(os.path.join(cpu, "cpuacct.usage" if version == 1 else "cpu.stat"), os.O_RDONLY)
-        # read after every move: kept open
+        # read after every move or game: kept open
         self._oom_file = os.open(os.path.join(memory, "memory.oom_control" if version == 1 else "memory.events"), os.O_RDONLY)
+        self._tasks_file = os.open(os.path.join(pids, "pids.current"), os.O_RDONLY)
 
     def add(self, pid: int) -> None:
         """Move process ``pid`` (and the children it will have) into the tree."""
@@ -111,9 +112,15 @@ class Tree:
                 pass
         return sorted(found)
 
+    def tasks(self) -> int:
+        """The tasks (processes and threads) in the tree now."""
+        return int(os.pread(self._tasks_file, 64, 0))
+
     def kill(self, keep: int | None = None) -> None:
         """SIGKILL every process of the tree but ``keep``, until none is left (a process forking
         as it dies cannot outrun it: the tree holds at most ``TASKS``)."""
+        if keep is not None and self.tasks() <= 1:  # ``keep`` alone, one thread: nothing to look for
+            return
         for _ in range(200):
             left = [pid for pid in self.members() if pid != keep and not _zombie(pid)]
             if not left:
@@ -127,7 +134,7 @@ class Tree:
 
     def close(self) -> None:
         """Kill what is left in the tree and remove its groups."""
-        for name in ("_cpu_file", "_oom_file"):
+        for name in ("_cpu_file", "_oom_file", "_tasks_file"):
             fd = getattr(self, name, None)
             if fd is not None:
                 os.close(fd)
