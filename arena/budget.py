@@ -52,7 +52,9 @@ class Budget:
             raise TypeError(f"Budget.parse takes text such as 'nodes=1000', got {text!r}")
         text = text.strip()
         if not text:
-            raise ParameterError("empty budget; expected nodes=N, time=SECONDS or depth=D, comma-separated, or 'none'")
+            raise ParameterError(
+                "empty budget; expected nodes=N, time=SECONDS, depth=D or cpu=SECONDS, comma-separated, or 'none'"
+            )
         if text.lower() in ("none", "unlimited"):
             return cls()
         values: dict = {}
