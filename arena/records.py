@@ -25,6 +25,10 @@ class Termination(enum.Enum):
     PROTOCOL = "protocol"
     """A bot broke the protocol: an engine's garbled line, a host's malformed answer, or a
     decision whose fields cannot be stored (see ``arena.Decision``); it loses."""
+    CPU_CEILING = "cpu_ceiling"
+    """An isolated bot under a node budget used more CPU time than the budget's ceiling (see
+    ``arena.execution.ceiling``): it searched far more than it counted, or its nodes cost far
+    more than the arena's own; it loses. The one end of a node-budget game that depends on the machine."""
 
     def __str__(self):
         return self.value

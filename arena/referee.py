@@ -105,6 +105,8 @@ def play_game(
         getattr(bot, "cpu_seconds", None) or (time.thread_time if budget.cpu is not None else None)
         for bot, budget in zip(bots, budgets)
     )
+    # bots whose nodes are counted in their own process (isolated ones): recorded as reported
+    reports = tuple(getattr(bot, "reports_nodes", False) is True for bot in bots)
     ply = len(opening)
     while not game.is_terminal(state):
         player = game.to_move(state)
@@ -133,7 +135,7 @@ def play_game(
             if cpu_end is not None:
                 cpu = cpu_end - cpu_start
         nodes = counter.nodes
-        reported = over = False
+        reported, over = reports[player], False
         decision = answer if isinstance(answer, Decision) else None
         if decision is not None:
             move, depth, score, pv = answer.move, answer.depth, answer.score, answer.pv

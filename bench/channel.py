@@ -50,7 +50,7 @@ def measure(game_spec: str, sandboxed: bool, moves: int) -> float:
             state = game.apply(state, rng.choice(game.legal_moves(state)))
     pool = HostPool()
     bot = RemoteBot("random", (), Limits(sandbox=sandboxed), pool)
-    counter = Counter(Budget())
+    counter = Counter(Budget(nodes=2000))  # the default budget: under it each move also reads the tree's CPU time
     view = counted(game, counter)
     bot.new_game(view, 0, 1)
     times = []

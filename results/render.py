@@ -38,8 +38,8 @@ NOTES = {
     "colours": "games, points and score rate as first mover (1st) and as second mover (2nd)",
     "terminations": "how each bot's games ended: normally, or by the bot's own fault (it lost those); "
     "opp_faults: games it won by its opponent's fault",
-    "engines": "nodes the engine reported itself (the arena cannot count them): its moves with reported nodes, "
-    "and those over the node budget",
+    "reported": "nodes counted in the bot's own process, an engine's or an isolated bot's (the arena cannot check "
+    "them): its moves with reported nodes, and those over the node budget",
 }
 BREAK_BEFORE = {"nodes_per_move": "search per move"}
 """Where a text table too wide for the terminal is split first, and what the part after says."""

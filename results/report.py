@@ -18,7 +18,7 @@ from results.about import About, Entry
 from results.render import FORMATS, render, write, write_file
 
 __all__ = [
-    "About", "Entry", "FORMATS", "by_colour", "crosstable", "elo", "engines", "render", "report", "standings",
+    "About", "Entry", "FORMATS", "by_colour", "crosstable", "elo", "render", "reported", "report", "standings",
     "terminations", "write", "write_file",
 ]
 
@@ -250,12 +250,13 @@ def terminations(games: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def engines(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
-    """Per bot whose nodes its engine reported (the arena cannot count them): its moves, how
-    many were reported, and how many reported more nodes than the node budget."""
+def reported(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
+    """Per bot whose nodes were counted in its own process (an engine's report, or an isolated
+    Python bot's count: the arena cannot check them): its moves, how many were reported, and
+    how many reported more nodes than the node budget."""
     played = moves[moves["game_id"].isin(games["game_id"])]
-    reported = played[played["reported"].astype(bool)]
-    by_bot = played[played["bot"].isin(reported["bot"])].groupby("bot")
+    shown = played[played["reported"].astype(bool)]
+    by_bot = played[played["bot"].isin(shown["bot"])].groupby("bot")
     table = pd.DataFrame({
         "moves": by_bot.size(),
         "reported_moves": by_bot["reported"].sum(),
@@ -268,7 +269,7 @@ def engines(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
 
 def report(games: pd.DataFrame, moves: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Every report table: standings, crosstable (points), colours and terminations, and
-    ``engines`` when an engine reported its own node counts (the standings' nodes are those)."""
+    ``reported`` when a bot's nodes were counted in its own process (the standings' nodes are those)."""
     tables = {
         "standings": standings(games, moves),
         "crosstable": crosstable(games),
@@ -276,5 +277,5 @@ def report(games: pd.DataFrame, moves: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "terminations": terminations(games),
     }
     if "reported" in moves and moves["reported"].astype(bool).any():
-        tables["engines"] = engines(games, moves)
+        tables["reported"] = reported(games, moves)
     return tables

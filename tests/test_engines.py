@@ -282,7 +282,8 @@ def test_tournaments_record_reported_nodes_replay_exactly_and_leave_no_engine(tm
     assert (games.termination == "normal").all() and len(games) == 6
     ours = moves[moves.bot == "eng"]
     assert len(ours) > 0 and (ours.reported == 1).all() and (ours.over_budget == 0).all()
-    assert (moves[moves.bot != "eng"].reported == 0).all()
+    # the Python bots' nodes are reported too when counted in processes of their own
+    assert (moves[moves.bot != "eng"].reported == int("--no-isolation" not in extra)).all()
     again = results.load(tmp_path / "b.db").moves
     assert list(moves.move) == list(again.move) and list(moves.nodes) == list(again.nodes)
     assert "eng" in capsys.readouterr().out
@@ -331,14 +332,18 @@ def test_the_report_shows_engine_reported_nodes_and_moves_over_budget(tmp_path, 
             "--budget", "nodes=50", "--games", "2", "--jobs", "1", "--no-progress", "--db", str(db)]
     assert main(argv) == 0
     games, moves = results.load(db)
-    ours = int((moves.bot == "eng").sum())
-    table = results.report.engines(games, moves)
-    assert table.to_dict("index") == {"eng": {"moves": ours, "reported_moves": ours, "over_budget": ours}}
+    ours, its = int((moves.bot == "eng").sum()), int((moves.bot == "random").sum())
+    table = results.report.reported(games, moves)
+    # the engine's own counts, over budget on every move; the isolated random's, counted in its own process
+    assert table.to_dict("index") == {
+        "eng": {"moves": ours, "reported_moves": ours, "over_budget": ours},
+        "random": {"moves": its, "reported_moves": its, "over_budget": 0},
+    }
     out = capsys.readouterr().out
-    assert "nodes the engine reported itself" in out and f"eng  {ours:>5}  {ours:>8}  {ours:>4}" in out
-    # a tournament without engines has no such table
+    assert "nodes counted in the bot's own process" in out and f"eng     {ours:>5}  {ours:>8}  {ours:>4}" in out
+    # nodes the arena counted itself (in-process bots) need no such table
     plain = results.load(tmp_path / "r.db")
-    assert "engines" not in results.report.report(plain.games, plain.moves.assign(reported=0))
+    assert "reported" not in results.report.report(plain.games, plain.moves.assign(reported=0))
 
 
 def test_a_missing_engine_is_one_line_from_the_command_line_and_a_crash_in_a_game(tmp_path, capsys):

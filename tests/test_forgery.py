@@ -5,6 +5,8 @@ in the runner, and every other game is played as in a run without the forgers.""
 import sqlite3
 import sys
 
+import numpy as np
+
 import pytest
 
 import results
@@ -179,3 +181,68 @@ def test_a_bot_cannot_lift_its_memory_or_file_size_limit(tmp_path, mode, monkeyp
         name = row.first if row.first != "random" else row.second
         spec, termination, words = LIFTERS[name]
         assert row.termination == termination.value and words in row.message, (name, row.message)
+
+
+# a forged node count: the bot's counter lives in its own process, its CPU time does not
+
+
+def ceiling_run(tmp_path, mode: str, bots: dict) -> "results.Tables":
+    db = tmp_path / f"ceiling-{mode}.db"
+    jobs = "1" if mode == "no-cgroup" else "2"  # in this process, where the test took its cgroups away
+    argv = ["run", "--game", "connect4", "--games", "2", "--openings", "1", "--format", "gauntlet", "--budget",
+            "nodes=500", "--bot", "random", "--bot", "honest=iterative", "--challenger", "honest", "--jobs", jobs,
+            "--no-progress", "--db", str(db), "--plugin", "tests.plugins.lifters", *MODES.get(mode, [])]
+    for name, spec in bots.items():
+        argv += ["--bot", f"{name}={spec}", "--challenger", name]
+    assert main(argv) == 0
+    return results.load(db)
+
+
+@pytest.mark.parametrize("mode", ["isolated", "sandboxed", "dask", "no-cgroup"])
+def test_a_bot_that_forges_its_node_count_meets_its_cpu_ceiling(tmp_path, mode, monkeypatch):
+    if mode == "sandboxed" and sandbox_unavailable():
+        pytest.skip(sandbox_unavailable())
+    if mode == "dask":
+        pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
+    if mode == "no-cgroup":  # the tree's CPU time read from each process's clock (cgroup.Descendants)
+        from arena.execution import cgroup
+
+        monkeypatch.setattr(cgroup, "tree", lambda memory_bytes: None)
+    games, moves = ceiling_run(tmp_path, mode, {"forger": "lift-count:times=100"})
+    forged = games[(games["first"] == "forger") | (games.second == "forger")]
+    assert len(forged) == 2
+    for row in forged.itertuples():
+        side = 0 if row.first == "forger" else 1
+        assert (row.termination, row.loser) == ("cpu_ceiling", side), row.message
+        assert "went over its CPU ceiling" in row.message and "a move of 500 nodes" in row.message, row.message
+    # the honest iterative search stays far below its ceiling; its games are those of a run without the forger
+    honest_moves = moves[moves.bot == "honest"]
+    assert (honest_moves.nodes <= 500).all() and (honest_moves.reported == 1).all()
+    (tmp_path / "clean").mkdir()
+    clean = ceiling_run(tmp_path / "clean", mode, {}).games
+    keep = ["first", "second", "termination", "result", "plies", "seed"]
+    honest = games[(games["first"] == "honest") | (games.second == "honest")][keep].reset_index(drop=True)
+    assert honest.equals(clean[keep].reset_index(drop=True))
+    assert (clean.termination == "normal").all()
+
+
+@pytest.mark.parametrize("game", ["connect4", "othello"])
+def test_no_built_in_bot_comes_near_its_cpu_ceiling(tmp_path, game):
+    from arena.execution import ceiling
+
+    cost = ceiling.per_node(REGISTRY.game(game))
+    for nodes in (300, 3000):
+        db = tmp_path / f"{game}-{nodes}.db"
+        argv = ["run", "--game", game, "--games", "2", "--openings", "0", "--format", "gauntlet", "--budget",
+                f"nodes={nodes}", "--bot", "random", "--jobs", "2", "--no-progress", "--db", str(db)]
+        for name in ("greedy", "minimax", "alphabeta", "iterative", "solver", "mcts"):
+            argv += ["--bot", name, "--challenger", name]
+        assert main(argv) == 0
+        games, moves = results.load(db)
+        assert (games.termination == "normal").all(), games.message.dropna().tolist()
+        # each game's CPU so far against what its moves allowed so far (the probe measured in this
+        # process, not the workers': the margin asked for covers the difference)
+        for (bot, _), own in moves.groupby(["bot", "game_id"]):
+            allowed = ceiling.SLACK + ceiling.allowance(nodes, cost) * np.arange(1, len(own) + 1)
+            peak = float((own.cpu.cumsum().to_numpy() / allowed).max())
+            assert peak < 0.6, (bot, nodes, peak)

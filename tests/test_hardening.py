@@ -34,7 +34,8 @@ FAULTS = {
     "badinit": (Termination.CRASH, ["'badinit' failed to start a game: RuntimeError: cannot build me"]),
     "slowstart": (Termination.TIMEOUT, ["'slowstart' failed to start a game: took longer than 1.5s to start a game"]),
     "slow:seconds=5": (Termination.TIMEOUT, ["timed out at ply", "took longer than 1.5s to move; its process was killed"]),
-    "hang": (Termination.TIMEOUT, ["'hang' timed out at ply"]),
+    # a busy loop under a node budget meets its CPU ceiling (arena.execution.ceiling) before the watchdog
+    "hang": (Termination.CPU_CEILING, ["'hang' went over its CPU ceiling at ply", "its process was killed"]),
     "sleeper": (Termination.TIMEOUT, ["'sleeper' timed out at ply"]),
     "cblock": (Termination.TIMEOUT, ["'cblock' timed out at ply"]),
     "exit": (Termination.CRASH, ["'exit' crashed at ply", "its process exited with code 3"]),

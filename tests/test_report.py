@@ -123,15 +123,16 @@ def test_terminations_on_the_small_tournament(small):
     table = terminations(small[0])
     # every termination the arena records is a column, in the order of arena.Termination
     assert list(table.columns) == [
-        "normal", "illegal_move", "timeout", "crash", "memory", "output", "protocol", "forfeits", "wins_by_forfeit",
+        "normal", "illegal_move", "timeout", "crash", "memory", "output", "protocol", "cpu_ceiling", "forfeits",
+        "wins_by_forfeit",
     ]
     assert list(table.columns[:-2]) == [t.value for t in Termination]
     # g2: C (second) timed out against A; g4: B (first) moved illegally against C.
     # A bot's reason columns count its own faults only; the opponent's count as wins by forfeit.
     assert table.to_dict("index") == {
-        "A": dict(normal=3, illegal_move=0, timeout=0, crash=0, memory=0, output=0, protocol=0, forfeits=0, wins_by_forfeit=1),
-        "C": dict(normal=2, illegal_move=0, timeout=1, crash=0, memory=0, output=0, protocol=0, forfeits=1, wins_by_forfeit=1),
-        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, memory=0, output=0, protocol=0, forfeits=1, wins_by_forfeit=0),
+        "A": dict(normal=3, illegal_move=0, timeout=0, crash=0, memory=0, output=0, protocol=0, cpu_ceiling=0, forfeits=0, wins_by_forfeit=1),
+        "C": dict(normal=2, illegal_move=0, timeout=1, crash=0, memory=0, output=0, protocol=0, cpu_ceiling=0, forfeits=1, wins_by_forfeit=1),
+        "B": dict(normal=3, illegal_move=1, timeout=0, crash=0, memory=0, output=0, protocol=0, cpu_ceiling=0, forfeits=1, wins_by_forfeit=0),
     }
     reasons = table.drop(columns=["forfeits", "wins_by_forfeit"])
     assert (reasons.sum(axis=1) + table["wins_by_forfeit"]).tolist() == [4, 4, 4]  # every game counted once
@@ -153,7 +154,8 @@ def test_terminations_keep_unknown_reasons_as_extra_columns():
     games = make_games([("A", "B", "1/2-1/2", "adjudicated"), ("B", "A", "1-0", "crash", 1)])
     table = terminations(games)
     assert list(table.columns) == [
-        "normal", "illegal_move", "timeout", "crash", "memory", "output", "protocol", "adjudicated", "forfeits", "wins_by_forfeit",
+        "normal", "illegal_move", "timeout", "crash", "memory", "output", "protocol", "cpu_ceiling", "adjudicated",
+        "forfeits", "wins_by_forfeit",
     ]
     assert table.loc["A", "adjudicated"] == 1 and table.loc["A", "forfeits"] == 1 and table.loc["B", "forfeits"] == 0
     assert table.loc["B", "adjudicated"] == 1 and table.loc["B", "crash"] == 0 and table.loc["B", "wins_by_forfeit"] == 1

@@ -29,16 +29,77 @@ def run_inside(code: str, readable=(), tmp=None) -> subprocess.CompletedProcess:
     return subprocess.run(argv, capture_output=True, text=True, timeout=60)
 
 
-def test_the_command_line_binds_only_what_is_listed_and_ends_with_the_command():
+@pytest.mark.parametrize("euid", [1000, 0], ids=["user", "root"])
+def test_the_command_line_binds_only_what_is_listed_and_ends_with_the_command(euid, monkeypatch):
+    monkeypatch.setattr(sandbox.os, "geteuid", lambda: euid)
+    monkeypatch.delenv(sandbox.ACCOUNT_VARIABLE, raising=False)
     argv = sandbox.wrap(["prog", "--x"], sandbox.Sandbox(("/opt/bot",)))
     assert argv[-3:] == ["--", "prog", "--x"]
-    for flag in ("--unshare-all", "--unshare-user", "--die-with-parent", "--clearenv", "--new-session"):
-        assert flag in argv
-    assert argv[argv.index("--cap-drop") + 1] == "ALL"
+    for flag in ("--unshare-pid", "--unshare-net", "--die-with-parent", "--clearenv", "--new-session"):
+        assert flag in argv or (flag in ("--unshare-pid", "--unshare-net") and "--unshare-all" in argv)
+    if euid:  # a user namespace, every capability dropped, nobody inside
+        assert "--unshare-all" in argv and "--unshare-user" in argv and argv[argv.index("--cap-drop") + 1] == "ALL"
+    else:  # no user namespace (its nobody would be root outside): setpriv makes the process nobody outright
+        assert "--unshare-user" not in argv and "--unshare-all" not in argv
+        drop = argv[argv.index("--") + 1 : -2]
+        assert os.path.basename(drop[0]) == "setpriv" and drop[-1] == "--"
+        for word in ("--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"):
+            assert word in drop
     binds = [argv[i + 1] for i, word in enumerate(argv) if word in ("--ro-bind", "--bind")]
     assert "/" not in binds and "/opt/bot" in binds and "/home" not in binds and os.getcwd() not in binds
     assert "/etc" not in binds and "/etc/shadow" not in binds and "/etc/ld.so.cache" in binds
     assert argv[argv.index("--chdir") + 1] == sandbox.SCRATCH
+    # the folders above what is bound are made enterable, not left for bwrap to make root's only
+    made = [argv[i + 1] for i, word in enumerate(argv) if word == "--dir"]
+    assert "/opt" in made and argv[argv.index("/opt") - 3 : argv.index("/opt")] == ["--perms", "0755", "--dir"]
+
+
+def test_run_as_root_the_sandbox_account_is_configurable_and_never_root(monkeypatch):
+    monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
+    for name in ("root", "0"):
+        monkeypatch.setenv(sandbox.ACCOUNT_VARIABLE, name)
+        with pytest.raises(ArenaError, match="has root's rights; name an unprivileged account") as info:
+            sandbox.wrap(["prog"], sandbox.Sandbox())
+        assert "\n" not in str(info.value)
+    monkeypatch.setenv(sandbox.ACCOUNT_VARIABLE, "no-such-account-here")
+    with pytest.raises(ArenaError, match="there is no account 'no-such-account-here'; name one in ARENA_SANDBOX_USER"):
+        sandbox.wrap(["prog"], sandbox.Sandbox())
+    monkeypatch.setenv(sandbox.ACCOUNT_VARIABLE, "daemon")  # Debian's uid 1
+    argv = sandbox.wrap(["prog"], sandbox.Sandbox())
+    assert "--reuid=1" in argv and "--regid=1" in argv
+
+
+def test_run_as_root_a_bot_folder_the_account_cannot_read_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
+    monkeypatch.delenv(sandbox.ACCOUNT_VARIABLE, raising=False)
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o700)
+    folder.chmod(0o700)
+    if os.stat(folder).st_uid == sandbox.NOBODY:
+        pytest.skip("the test's files belong to nobody")
+    with pytest.raises(ArenaError, match=f"run as 'nobody' here .*cannot read {folder}; make it readable to others"):
+        sandbox.wrap(["prog"], sandbox.Sandbox((str(folder),)))
+    folder.chmod(0o755)
+    assert str(folder) in sandbox.wrap(["prog"], sandbox.Sandbox((str(folder),)))
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs as root: checks the sandbox's account is unprivileged outside it")
+def test_run_as_root_a_sandboxed_process_is_nobody_outside_with_no_capability():
+    code = """
+import json, os
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+print(json.dumps({"uid_map": open("/proc/self/uid_map").read().split(), "uid": status["Uid"].split(),
+                  "groups": status["Groups"].split(), "caps": [status[k].strip() for k in ("CapPrm", "CapEff", "CapBnd", "CapAmb")],
+                  "nnp": status["NoNewPrivs"].strip()}))
+"""
+    done = run_inside(code)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    # no user namespace: the identity map of the machine's own, so the uids are the outside ones
+    assert seen["uid_map"] == ["0", "0", "4294967295"]
+    assert seen["uid"] == [str(sandbox.NOBODY)] * 4 and seen["groups"] == []
+    assert seen["caps"] == ["0000000000000000"] * 4 and seen["nnp"] == "1"
 
 
 def test_an_engine_command_has_its_paths_made_absolute_and_its_folder_readable(tmp_path, monkeypatch):

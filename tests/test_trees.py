@@ -51,7 +51,8 @@ def test_a_bots_children_share_its_memory_and_its_process_count(tmp_path, mode):
     skip_unless(mode)
     notes = tmp_path / "forked.txt"
     bomb = "fork-bomb" if mode == "sandboxed" else f"fork-bomb:path={notes}"  # a sandbox cannot write the notes
-    games = run(tmp_path, mode, {"hog": "fork-memory:children=4,mib=200", "bomb": bomb}, "--memory-limit", "512")
+    # a time budget: under a node budget the CPU the children spend touching memory would end it first (cpu_ceiling)
+    games = run(tmp_path, mode, {"hog": "fork-memory:children=4,mib=200", "bomb": bomb}, "--memory-limit", "512", "--budget", "time=20")
     for termination, message in games["hog"]:  # 4 x 200 MiB, each child within its own 512 MiB
         assert termination == Termination.MEMORY.value and "processes together went over its limit of 512 MiB" in message, message
     for termination, message in games["bomb"]:
@@ -73,6 +74,52 @@ def test_a_daemon_a_python_bot_leaves_does_not_outlive_the_run(tmp_path, mode):
     assert len(pids) == 2 and all(gone(p) for p in pids), "a daemonized grandchild outlived the run"
 
 
+@pytest.fixture
+def no_cgroups(monkeypatch):
+    """This process finds no cgroup: bots' trees are ``cgroup.Descendants`` (runs with --jobs 1
+    play in this process)."""
+    monkeypatch.setattr(cgroup, "tree", lambda memory_bytes: None)
+
+
+# where no cgroup can be had: the tree found in /proc, capped by a supervising thread
+
+
+@pytest.mark.parametrize("mode", ["isolated", "sandboxed"])
+def test_without_cgroups_a_fork_bomb_is_killed_past_the_task_cap_and_nothing_it_forked_is_left(tmp_path, mode, no_cgroups):
+    skip_unless(mode)
+    notes = tmp_path / "forked.txt"
+    bomb = "fork-bomb" if mode == "sandboxed" else f"fork-bomb:path={notes}"
+    games = run(tmp_path, mode, {"bomb": bomb, "daemon": f"daemon:path={tmp_path / 'daemons.txt'}"}, "--budget", "time=20")
+    for termination, message in games["bomb"]:
+        assert termination == "crash" and cgroup.OVER in message, message
+    if mode == "isolated":
+        pids = [int(p) for p in notes.read_text().split()]
+        assert len(pids) >= cgroup.TASKS // 2 and all(gone(p) for p in pids), "a forked child outlived the run"
+        # a setsid grandchild stays in the tree (its host is its subreaper) and ends with the game
+        assert [t for t, _ in games["daemon"]] == ["normal", "normal"]
+        daemons = [int(p) for p in (tmp_path / "daemons.txt").read_text().split()]
+        assert len(daemons) == 2 and all(gone(p) for p in daemons), "a daemonized grandchild outlived the run"
+
+
+def test_without_cgroups_a_trees_cpu_time_is_read_from_each_process_clock(tmp_path, no_cgroups):
+    seen = cpu_per_move(tmp_path, "isolated")
+    burn_cpu, _ = seen["burn"]
+    nap_cpu, nap_wall = seen["nap"]
+    assert all(0.045 <= c <= 0.065 for c in burn_cpu), burn_cpu  # as with a cgroup (see below)
+    assert all(c < 0.01 for c in nap_cpu) and all(w >= 0.05 for w in nap_wall), (nap_cpu, nap_wall)
+    tree = cgroup.Descendants(os.getpid())
+    try:
+        assert os.getpid() in tree.members() and tree.tasks() >= 1 and not tree.out_of_memory()
+        before = tree.cpu_seconds()
+        end = time.process_time() + 0.05
+        while time.process_time() < end:
+            pass
+        assert 0.045 <= tree.cpu_seconds() - before <= 0.08
+    finally:
+        with cgroup._WATCH_LOCK:
+            cgroup._WATCHED.discard(tree)  # never killed: it is this process
+
+
 def marked(marker: str) -> list[int]:
     """The processes whose command line holds ``marker``."""
     out = []
@@ -85,12 +132,16 @@ def marked(marker: str) -> list[int]:
     return out
 
 
-@needs_cgroups
+@pytest.mark.parametrize("cgroups", [True, False], ids=["cgroup", "no-cgroup"])
 @pytest.mark.parametrize("sandboxed", [False, True], ids=["isolated", "sandboxed"])
-def test_a_daemonizing_engine_leaves_no_process_behind(tmp_path, sandboxed):
+def test_a_daemonizing_engine_leaves_no_process_behind(tmp_path, sandboxed, cgroups, monkeypatch):
     if sandboxed:
         skip_unless("sandboxed")
-    marker = f"marker-{os.getpid()}-{sandboxed}"  # on the command line of the engine and of what it forks
+    if cgroups and cgroup.available() is not None:
+        pytest.skip(f"no cgroups here: {cgroup.available()}")
+    if not cgroups:
+        monkeypatch.setattr(cgroup, "tree", lambda memory_bytes: None)
+    marker = f"marker-{os.getpid()}-{sandboxed}-{cgroups}"  # on the command line of the engine and of what it forks
     registry = get_registry(entry_points=False)
     bot = registry.bot(f"engine:cmd={sys.executable} {ENGINE} daemon {marker}")
     bot.limits = Limits(watchdog=10.0, sandbox=sandboxed)

@@ -82,7 +82,7 @@ def test_stockfish_gauntlet_at_1000_nodes_through_arena_run(tmp_path):
     assert len(games) == 6 and (games.termination == "normal").all(), games.message.tolist()
     sf = moves[moves.bot.isin(["sf", "sf2"])]
     assert (sf.reported == 1).all() and (sf.nodes > 0).all() and sf.depth.notna().all()
-    assert (moves[~moves.bot.isin(["sf", "sf2"])].reported == 0).all()
+    assert (moves[~moves.bot.isin(["sf", "sf2"])].reported == 1).all()  # isolated: counted in their own processes
     # Stockfish counts nodes in batches and may stop a few past the limit: flagged, never forfeited
     assert (sf.over_budget == (sf.nodes > 1000)).all() and (sf.nodes < 1100).all()
     against_random = games[(games["first"] == "random") | (games.second == "random")]

@@ -109,6 +109,8 @@ class EngineProcess:
         except (OSError, subprocess.SubprocessError) as exc:
             self.close()
             raise BotFault(Termination.CRASH, "failed to start", f"{self.argv[0]!r}: {exc}") from None
+        if self.tree is None:  # no cgroup: the tree is what /proc shows below the engine (its subreaper)
+            self.tree = cgroup.Descendants(self.proc.pid)
         # an engine whose bot is dropped without close(), or still running at exit, dies with it
         self._finalizer = weakref.finalize(self, _kill_group, self.proc, self.tree)
         self.stdout = self.proc.stdout.fileno()
@@ -226,6 +228,8 @@ class EngineProcess:
         self.kill()  # its children
         if self.tree is not None and self.tree.out_of_memory():
             return self._out_of_memory()
+        if getattr(self.tree, "over", False):
+            return BotFault(Termination.CRASH, "crashed", cgroup.OVER + self._tail_note())
         if code == -signal.SIGXFSZ or os.fstat(self.log).st_size >= self.output_bytes:  # its stderr met the file size limit
             return BotFault(
                 Termination.OUTPUT, "wrote too much",
@@ -289,6 +293,8 @@ class EngineProcess:
         if self.proc is None:
             return
         if self.proc.poll() is None:
+            if isinstance(self.tree, cgroup.Descendants):  # its orphans leave the tree when it exits: first
+                self.tree.kill(keep=self.proc.pid)
             try:
                 os.write(self.stdin, b"quit\n")
             except OSError:  # closed, or full: closing stdin says the same
@@ -313,9 +319,11 @@ class EngineProcess:
             self.tree.close()
 
 
-def _kill_group(proc: subprocess.Popen, tree: cgroup.Tree | None) -> None:
+def _kill_group(proc: subprocess.Popen, tree) -> None:
     """SIGKILL the process group ``proc`` leads and every process of its tree (those that left
     the group too), and reap ``proc``."""
+    if tree is not None:  # first: a Descendants loses the orphans of a dead engine
+        tree.kill()
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -329,11 +337,10 @@ def _hard_limits(memory_bytes: int | None, output_bytes: int, tree: cgroup.Tree 
     """What the child runs before the engine: join its tree, and set hard limits on its address
     space (if any) and on the size of any file it writes (its stderr file among them). System
     calls only: the runner may have threads, one of which may hold a lock when it forks."""
-    join = tree.joiner() if tree is not None else None
+    join = tree.joiner() if tree is not None else cgroup.subreaper  # no cgroup: orphans stay below it
 
     def limit():
-        if join is not None:
-            join()
+        join()
         if memory_bytes is not None:
             resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes, output_bytes))

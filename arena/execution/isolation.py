@@ -19,7 +19,7 @@ import typing
 from arena.bot import Decision
 from arena.budget import Counter, uncounted
 from arena.errors import BotFault
-from arena.execution import cgroup, channel
+from arena.execution import ceiling, cgroup, channel
 from arena.execution import host as host_module
 from arena.execution import sandbox
 from arena.game import Game, texts_need_state
@@ -45,8 +45,9 @@ class HostProcess:
         self.output = output_file()
         self.memory_limit = limits.memory_limit
         self.tree = cgroup.tree(limits.memory_bytes)
-        if self.tree is not None:  # joined before exec: bwrap's children, the host among them, are born in it
-            options["preexec_fn"] = self.tree.joiner()
+        # joined before exec: bwrap's children, the host among them, are born in it; without a
+        # cgroup, the process keeps its orphans below it instead
+        options["preexec_fn"] = self.tree.joiner() if self.tree is not None else cgroup.subreaper
         path = sys.path
         try:
             if not self.sandboxed:
@@ -63,6 +64,8 @@ class HostProcess:
             raise
         finally:
             theirs.close()
+        if self.tree is None:
+            self.tree = cgroup.Descendants(self.proc.pid)
         self.sock = ours
         self.reader = channel.AnswerReader(ours.fileno())
         try:
@@ -143,6 +146,9 @@ class HostProcess:
     def _died(self) -> BotFault:
         """The fault of a host whose socket closed: the tree's memory ran out, or how it ended."""
         why = self._death()
+        if getattr(self.tree, "over", False):
+            self.kill()
+            return BotFault(Termination.CRASH, "crashed", cgroup.OVER)
         if self.tree is not None and self.tree.out_of_memory():
             self.kill()
             return self._out_of_memory()
@@ -249,9 +255,14 @@ class Shown:
 
 
 class RemoteBot:
-    """A bot that runs in a host process; the referee uses it like any bot."""
+    """A bot that runs in a host process; the referee uses it like any bot.
+
+    Its nodes are counted in its own process, so the referee records them as reported, and a
+    node budget also caps the CPU time its process tree may use (``arena.execution.ceiling``).
+    """
 
     interactive = False
+    reports_nodes = True
 
     def __init__(self, spec: str, plugins: tuple[str, ...] = (), limits: Limits = DEFAULT_LIMITS, pool: HostPool | None = None):
         self.spec = spec
@@ -260,12 +271,15 @@ class RemoteBot:
         self.pool = pool or host_pool()
         self.host: HostProcess | None = None
         self._budget = None  # the budget the host holds for this game
+        self._per_node = 0.0  # CPU seconds a node may cost in this game (the probe's)
+        self._cpu_base = 0.0  # its tree's CPU seconds when the game started
+        self._cpu_allowed = 0.0  # CPU seconds its node budgets allow it so far this game
 
     def suitable(self, game: Game) -> str | None:
         return None  # checked by the tournament at set-up, with a local instance
 
     def cpu_seconds(self) -> float | None:
-        """CPU seconds its host's process tree has used (the kernel's count), or None without a tree."""
+        """CPU seconds its host's process tree has used (the kernel's count), or None without a host."""
         tree = self.host.tree if self.host is not None else None
         return None if tree is None else tree.cpu_seconds()
 
@@ -275,18 +289,29 @@ class RemoteBot:
         self.host.new_game()
         self._budget = None
         self._game = uncounted(game)  # reading the host's answers counts no node
+        self._per_node = ceiling.per_node(game)  # measured once per game in this process, outside any move
         request = ("start", self.spec, game.spec, player, seed)  # one round trip: build the bot, start the game
         answer = self.host.call(request, self.limits.watchdog, "start a game")
         self.host.check_memory()
         if "ok" not in answer:
             self._fault(answer)
+        self._cpu_base, self._cpu_allowed = self.host.tree.cpu_seconds(), ceiling.SLACK
 
     def choose(self, game: Game, state, budget: Counter):
         limits = budget.budget
         timeout = self.limits.watchdog if limits.time is None else limits.time + self.limits.time_margin
         sent = None if limits is self._budget else limits  # the host keeps the budget of the last move
         self._budget = limits
-        answer = self.host.call(("choose", state, sent), timeout, "move", self._cpu_guard(limits))
+        tree = self.host.tree
+        if limits.nodes is not None and self._per_node:
+            self._cpu_allowed += ceiling.allowance(limits.nodes, self._per_node)
+        guard = None
+        if limits.cpu is not None or (limits.nodes is not None and self._per_node):
+            start = tree.cpu_seconds()
+            guard = self._cpu_guard(limits, start)
+        answer = self.host.call(("choose", state, sent), timeout, "move", guard)
+        if guard is not None:
+            self._check_cpu(limits, start, tree.cpu_seconds())
         self.host.check_memory()
         budget.nodes = answer.get("nodes", 0)
         if "move" in answer:
@@ -295,23 +320,38 @@ class RemoteBot:
             return Shown(channel.plain(answer["illegal"]))
         self._fault(answer)
 
-    def _cpu_guard(self, limits):
-        """Under a cpu budget, what stops the move once its tree has used more CPU than the budget
-        and the margin (the kernel's count): a bot that ignores its budget is killed, not waited for."""
+    def _cpu_guard(self, limits, start: float):
+        """What stops the move once its tree has used more CPU than a cpu budget and the margin,
+        or than the game's node budgets allow (the kernel's count, polled while the runner
+        waits): a bot that ignores its budget, or searches far past the nodes it counts, is
+        killed, not waited for."""
         tree = self.host.tree
-        if limits.cpu is None or tree is None:
-            return None
-        most, start = limits.cpu + self.limits.time_margin, tree.cpu_seconds()
 
         def guard():
-            used = tree.cpu_seconds() - start
-            if used > most:
-                raise BotFault(
-                    Termination.TIMEOUT, "timed out",
-                    f"used {used:.3f}s of CPU; budget cpu={limits.cpu:g}s + margin {self.limits.time_margin:g}s; its process was killed",
-                )
+            self._check_cpu(limits, start, tree.cpu_seconds(), killed=True)
 
         return guard
+
+    def _check_cpu(self, limits, start: float, now: float, killed: bool = False) -> None:
+        """Raise BotFault past a cpu budget (TIMEOUT) or the CPU ceiling of the node budgets
+        (CPU_CEILING: the game's CPU time so far, from its start, pondering included)."""
+        end = "; its process was killed"
+        if limits.cpu is not None and now - start > limits.cpu + self.limits.time_margin:
+            if not killed:
+                self.host.kill()
+            raise BotFault(
+                Termination.TIMEOUT, "timed out",
+                f"used {now - start:.3f}s of CPU; budget cpu={limits.cpu:g}s + margin {self.limits.time_margin:g}s{end}",
+            )
+        if limits.nodes is not None and self._per_node and now - self._cpu_base > self._cpu_allowed:
+            if not killed:
+                self.host.kill()
+            raise BotFault(
+                Termination.CPU_CEILING, "went over its CPU ceiling",
+                f"used {now - self._cpu_base:.3f}s of CPU in this game, where its node budgets allow "
+                f"{self._cpu_allowed:.3f}s (a move of {limits.nodes:,} nodes: {ceiling.FACTOR} x {self._per_node * 1e6:.1f} µs "
+                f"a node, measured here, + {ceiling.PER_MOVE:g}s; + {ceiling.SLACK:g}s a game){end}",
+            )
 
     def _decision(self, state, answer: dict):
         """The move (or Decision) an answer names, read with the game's ``parse_move_in``; what

@@ -19,7 +19,9 @@ A sandboxed process starts from an empty root and sees only what is bound into i
 
 So it sees no home folder, no working folder, no results database and no other bot's files,
 wherever they are: what is visible is a list, not what is left after hiding. It runs in new
-user, network, PID, IPC and UTS namespaces with every capability dropped, as ``nobody``, in
+network, PID, IPC and UTS namespaces with every capability dropped, as ``nobody`` in a user
+namespace of its own; when the runner is root, as an unprivileged account outside too
+(``account``), since a user namespace's "nobody" would be root outside. It runs in
 a session of its own, with an empty environment but PATH, HOME, TMPDIR and LANG, and dies
 with its parent (``--die-with-parent``). Sandboxed bots get a fresh process for every game
 (see ``arena.execution.isolation``), so nothing they leave (files, processes, memory)
@@ -29,6 +31,7 @@ reaches their next game.
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -54,6 +57,10 @@ TMP_BYTES = 64 << 20
 PACKAGES = ("arena", "games", "bots")
 #: Inside the sandbox the process runs as nobody.
 NOBODY = 65534
+#: When the runner is root: the account sandboxed processes run as, inside and out.
+ACCOUNT = "nobody"
+#: The environment variable naming another account for that.
+ACCOUNT_VARIABLE = "ARENA_SANDBOX_USER"
 
 
 @dataclass(frozen=True)
@@ -68,10 +75,20 @@ class Sandbox:
 
 def wrap(argv: list[str], sandbox: Sandbox) -> list[str]:
     """The bwrap command line that runs ``argv`` in ``sandbox``."""
-    out = [
-        bwrap_path(), "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
-        "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
-    ]
+    drop = account()
+    if drop is None:
+        out = [bwrap_path(), "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL"]
+    else:
+        # Run by root, bwrap makes no user namespace (its "nobody" would be root outside): it
+        # builds the sandbox with root's rights, then setpriv turns the process into the
+        # unprivileged account for good (uids, groups, every capability) before argv starts.
+        out = [bwrap_path(), "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+        uid, gid = drop
+        argv = [
+            _setpriv(), f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all", "--no-new-privs", "--", *argv,
+        ]
+    out += ["--die-with-parent", "--new-session", "--clearenv"]
     for name, value in (("PATH", "/usr/local/bin:/usr/bin:/bin"), ("HOME", SCRATCH), ("TMPDIR", SCRATCH), ("LANG", "C.UTF-8"), *sandbox.env):
         out += ["--setenv", name, value]
     for path in SYSTEM:
@@ -84,13 +101,75 @@ def wrap(argv: list[str], sandbox: Sandbox) -> list[str]:
             out += ["--ro-bind", path, path]
     out += ["--proc", "/proc", "--dev", "/dev"]
     for place, size in ((SCRATCH, SCRATCH_BYTES), ("/tmp", TMP_BYTES), ("/dev/shm", TMP_BYTES)):
-        out += ["--size", str(size), "--tmpfs", place]
+        out += ["--perms", "01777", "--size", str(size), "--tmpfs", place]
     # after /tmp: a Python or a bot's files under /tmp (a venv made there) stay visible
+    # a folder inside a bound one exists; one inside a tmpfs or the root must be made
+    mounted = [p for p in (*SYSTEM, *ETC) if not os.path.islink(p)]
+    made = {"/proc", "/dev", "/dev/shm", SCRATCH, "/tmp"}
     for path in _unique(python_paths() + sandbox.readable):
+        if drop is not None:
+            _check_readable(path, *drop)
+        # the folders above it, made enterable (bwrap would make them root's only)
+        for above in _ancestors(path):
+            if above not in made and not any(_within(above, m) for m in mounted):
+                out += ["--perms", "0755", "--dir", above]
+                made.add(above)
         out += ["--ro-bind", path, path]
+        mounted.append(path)
     for path in hidden(sandbox.readable):
         out += ["--tmpfs", path, "--remount-ro", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
     return out + ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", SCRATCH, "--", *argv]
+
+
+def account() -> tuple[int, int] | None:
+    """The (uid, gid) a sandboxed process runs as, inside and outside, when the runner is root
+    (``ACCOUNT``, or the account ``ARENA_SANDBOX_USER`` names); None when it is not root.
+
+    Raises ArenaError (one line) for an unknown account or one with root's rights.
+    """
+    if os.geteuid() != 0:
+        return None
+    name = os.environ.get(ACCOUNT_VARIABLE, "").strip() or ACCOUNT
+    try:
+        entry = pwd.getpwuid(int(name)) if name.isdigit() else pwd.getpwnam(name)
+    except KeyError:
+        raise ArenaError(
+            f"--sandbox run as root needs an unprivileged account to run bots as, and there is no account {name!r}; "
+            f"name one in {ACCOUNT_VARIABLE} (e.g. {ACCOUNT_VARIABLE}=nobody), or run as an unprivileged user"
+        ) from None
+    if entry.pw_uid == 0 or entry.pw_gid == 0:
+        raise ArenaError(
+            f"{ACCOUNT_VARIABLE}={name} has root's rights; name an unprivileged account for sandboxed bots "
+            f"(e.g. nobody), or run as an unprivileged user"
+        )
+    return entry.pw_uid, entry.pw_gid
+
+
+def _setpriv() -> str:
+    found = shutil.which("setpriv")
+    if found is None:
+        raise ArenaError(
+            "--sandbox run as root needs setpriv (util-linux) to run bots as an unprivileged account, and it is not "
+            "installed; install util-linux, or run as an unprivileged user"
+        )
+    return found
+
+
+def _check_readable(path: str, uid: int, gid: int) -> None:
+    """Raise ArenaError unless the account can read ``path`` (and enter it, for a folder): the
+    folders above it are the sandbox's own, but its own mode is kept."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # bwrap says what is missing
+    need = 0o5 if os.path.isdir(path) else 0o4
+    shift = 6 if info.st_uid == uid else 3 if info.st_gid == gid else 0
+    if (info.st_mode >> shift) & need != need:
+        name = pwd.getpwuid(uid).pw_name
+        raise ArenaError(
+            f"sandboxed bots run as {name!r} here (the runner is root), who cannot read {path}; "
+            f"make it readable to others (chmod o+rX), or name another account in {ACCOUNT_VARIABLE}"
+        )
 
 
 def popen(argv: list[str], sandbox: Sandbox, **options) -> subprocess.Popen:
@@ -249,6 +328,12 @@ def _system(path: str) -> bool:
     """True for a path inside a system folder, which every sandbox shows anyway."""
     real = os.path.realpath(path)
     return any(real == s or real.startswith(s + os.sep) for s in SYSTEM if not os.path.islink(s))
+
+
+def _ancestors(path: str) -> list[str]:
+    """The folders above an absolute path, outermost first ("/" left out)."""
+    parts = path.strip(os.sep).split(os.sep)[:-1]
+    return [os.sep + os.sep.join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def _within(path: str, folder: str) -> bool:

@@ -78,6 +78,7 @@ class ForkBomb(Bot):
 
     def choose(self, game, state, budget):
         made = []
+        notes = open(self.path, "a", buffering=1) if self.path else None  # a line each: noted even if killed midway
         for _ in range(300):
             try:
                 pid = os.fork()
@@ -87,9 +88,8 @@ class ForkBomb(Bot):
                 time.sleep(120)
                 os._exit(0)
             made.append(pid)
-        if self.path:
-            with open(self.path, "a") as notes:
-                notes.write("".join(f"{pid}\n" for pid in made))
+            if notes is not None:
+                notes.write(f"{pid}\n")
         raise RuntimeError(f"forked {len(made)} children")
 
 
@@ -102,10 +102,12 @@ class Daemon(Bot):
         super().new_game(game, player, seed)
         if os.fork() == 0:
             os.setsid()
-            if os.fork() == 0:
-                with open(self.path, "a") as notes:
-                    notes.write(f"{os.getpid()}\n")
+            grandchild = os.fork()
+            if grandchild == 0:
                 time.sleep(120)
+                os._exit(0)
+            with open(self.path, "a") as notes:  # noted before the move starts
+                notes.write(f"{grandchild}\n")
             os._exit(0)
         os.wait()
 
@@ -125,6 +127,40 @@ class Burner(Bot):
         return game.legal_moves(state)[0]
 
 
+class CountLifter(Bot):
+    """The forger of a node count: its counter lives in its own process, so it searches
+    ``times`` its budget with the arena's own iterative deepening on a game that counts
+    nothing, and reports the one node the referee counted."""
+
+    name = "lift-count"
+    description = "searches many times its node budget on an uncounted game and reports almost nothing"
+    times: int = param(100, "how many times its node budget it searches", min=1)
+
+    def choose(self, game, state, budget):
+        from arena.budget import Budget, Counter, uncounted
+        from bots.iterative import IterativeBot
+
+        searcher = IterativeBot()
+        searcher.new_game(game, game.to_move(state), 0)
+        own = Counter(Budget(nodes=self.times * (budget.budget.nodes or 1000)))
+        free = uncounted(game)
+        return searcher.choose(_Ticking(free, own), state, own)
+
+
+class _Ticking:
+    """A game whose ``apply`` ticks a counter of the bot's own (not the referee's)."""
+
+    def __init__(self, game, counter):
+        self._game, self._counter = game, counter
+
+    def apply(self, state, move):
+        self._counter.tick()
+        return self._game.apply(state, move)
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+
 class Napper(Bot):
     name = "nap"
     description = "sleeps a fixed time per move, using no CPU, then plays the first legal move"
@@ -137,5 +173,5 @@ class Napper(Bot):
 
 @hookimpl
 def register_bots(register):
-    for cls in (MemoryLifter, FileLifter, ForkMemory, ForkBomb, Daemon, Burner, Napper):
+    for cls in (MemoryLifter, FileLifter, ForkMemory, ForkBomb, Daemon, Burner, Napper, CountLifter):
         register(cls)
