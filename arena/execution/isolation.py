@@ -274,14 +274,25 @@ class RemoteBot:
         self._per_node = 0.0  # CPU seconds a node may cost in this game (the probe's)
         self._cpu_base = 0.0  # its tree's CPU seconds when the game started
         self._cpu_allowed = 0.0  # CPU seconds its node budgets allow it so far this game
+        self._cpu_start = None  # the tree's CPU seconds the referee read before this move
+        self._cpu_read = None  # the tree's CPU seconds choose read after the move, for the referee
 
     def suitable(self, game: Game) -> str | None:
         return None  # checked by the tournament at set-up, with a local instance
 
     def cpu_seconds(self) -> float | None:
-        """CPU seconds its host's process tree has used (the kernel's count), or None without a host."""
-        tree = self.host.tree if self.host is not None else None
-        return None if tree is None else tree.cpu_seconds()
+        """CPU seconds its host's process tree has used (the kernel's count), or None without a host.
+
+        The referee reads it right before and right after each move, and so does ``choose``:
+        the reading before is kept for ``choose``, and ``choose``'s last one is given back as
+        the one after (a read of the tree's count is a system call)."""
+        if self._cpu_read is not None:
+            value, self._cpu_read = self._cpu_read, None
+            return value
+        if self.host is None:
+            return None
+        self._cpu_start = value = self.host.tree.cpu_seconds()
+        return value
 
     def new_game(self, game: Game, player: int, seed: int) -> None:
         self.release()
@@ -296,6 +307,7 @@ class RemoteBot:
         if "ok" not in answer:
             self._fault(answer)
         self._cpu_base, self._cpu_allowed = self.host.tree.cpu_seconds(), ceiling.SLACK
+        self._cpu_start = self._cpu_read = None
 
     def choose(self, game: Game, state, budget: Counter):
         limits = budget.budget
@@ -305,13 +317,15 @@ class RemoteBot:
         tree = self.host.tree
         if limits.nodes is not None and self._per_node:
             self._cpu_allowed += ceiling.allowance(limits.nodes, self._per_node)
-        guard = None
+        guard, start, self._cpu_start = None, self._cpu_start, None
         if limits.cpu is not None or (limits.nodes is not None and self._per_node):
-            start = tree.cpu_seconds()
+            if start is None:
+                start = tree.cpu_seconds()
             guard = self._cpu_guard(limits, start)
         answer = self.host.call(("choose", state, sent), timeout, "move", guard)
         if guard is not None:
-            self._check_cpu(limits, start, tree.cpu_seconds())
+            self._cpu_read = now = tree.cpu_seconds()
+            self._check_cpu(limits, start, now)
         self.host.check_memory()
         budget.nodes = answer.get("nodes", 0)
         if "move" in answer:
