@@ -4,6 +4,7 @@ in the runner, and every other game is played as in a run without the forgers.""
 
 import sqlite3
 import sys
+import time
 
 import numpy as np
 
@@ -208,13 +209,16 @@ def test_a_bot_that_forges_its_node_count_meets_its_cpu_ceiling(tmp_path, mode, 
         from arena.execution import cgroup
 
         monkeypatch.setattr(cgroup, "tree", lambda memory_bytes: None)
-    games, moves = ceiling_run(tmp_path, mode, {"forger": "lift-count:times=100"})
-    forged = games[(games["first"] == "forger") | (games.second == "forger")]
-    assert len(forged) == 2
-    for row in forged.itertuples():
-        side = 0 if row.first == "forger" else 1
-        assert (row.termination, row.loser) == ("cpu_ceiling", side), row.message
-        assert "went over its CPU ceiling" in row.message and "a move of 500 nodes" in row.message, row.message
+    # one searches 1,000 times its budget and reports one node (no slack or slow probe hides that);
+    # one searches in its new-game hook
+    games, moves = ceiling_run(tmp_path, mode, {"forger": "lift-count:times=1000", "early": "precompute:ms=1000"})
+    for name in ("forger", "early"):
+        forged = games[(games["first"] == name) | (games.second == name)]
+        assert len(forged) == 2
+        for row in forged.itertuples():
+            side = 0 if row.first == name else 1
+            assert (row.termination, row.loser) == ("cpu_ceiling", side), (name, row.message)
+            assert "went over its CPU ceiling" in row.message and "a move of 500 nodes" in row.message, row.message
     # the honest iterative search stays far below its ceiling; its games are those of a run without the forger
     honest_moves = moves[moves.bot == "honest"]
     assert (honest_moves.nodes <= 500).all() and (honest_moves.reported == 1).all()
@@ -246,3 +250,67 @@ def test_no_built_in_bot_comes_near_its_cpu_ceiling(tmp_path, game):
             allowed = ceiling.SLACK + ceiling.allowance(nodes, cost) * np.arange(1, len(own) + 1)
             peak = float((own.cpu.cumsum().to_numpy() / allowed).max())
             assert peak < 0.6, (bot, nodes, peak)
+
+
+# a sandboxed plugin's probe answer is checked too: it is written by the plugin's process
+
+
+@pytest.mark.parametrize(
+    "answer, why",
+    [
+        ([], "not an object"),
+        ({"failed": 5}, "failed is not text"),
+        ({"games": [], "errors": 5, "bots": {}, "checks": {}}, "lists of text"),
+        ({"games": [], "errors": [], "bots": {"evil": {}}, "checks": {}}, "lacks its flags"),
+        ({"games": [], "errors": [], "bots": {"x": {"interactive": False, "external": False, "follows_moves": False,
+                                                    "describe": {"name": 1}}}, "checks": {}}, "malformed description"),
+        ({"games": [], "errors": [], "bots": {}, "checks": {"x": {"short": None, "error": ["a"]}}}, "malformed error"),
+        ({"games": [], "errors": [], "bots": {}, "checks": {"x": {"short": 3}}}, "malformed field"),
+    ],
+)
+def test_a_malformed_probe_answer_is_named(answer, why):
+    from arena.execution.probe import answer_problem
+
+    assert why in answer_problem(answer)
+
+
+def test_a_well_formed_probe_answer_passes():
+    from arena.execution.probe import answer_problem, examine
+
+    request = {"game_plugins": [], "source": "tests.plugins.lifters", "game": "tictactoe", "specs": ["burn:ms=1", "nope"]}
+    answer = examine(request)
+    assert answer["bots"] and answer_problem(answer) is None
+
+
+def test_a_plugin_that_forges_its_probe_answer_is_refused_in_one_line(tmp_path, capsys):
+    if sandbox_unavailable():
+        pytest.skip(sandbox_unavailable())
+    argv = ["run", "--game", "tictactoe", "--games", "2", "--bot", "random", "--bot", "evil", "--no-progress",
+            "--db", str(tmp_path / "r.db"), "--plugin", "tests.plugins.probe_forger", "--sandbox"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "malformed answer (bot 'evil' lacks its flags)" in err[0], err
+
+
+def test_cpu_a_kept_host_uses_between_games_counts_for_its_next_game():
+    from arena.execution import cgroup
+    from arena.execution.isolation import HostPool, RemoteBot
+    from arena.limits import Limits
+
+    if cgroup.available() is not None:
+        pytest.skip(f"no cgroups here: {cgroup.available()}")
+    game, pool = REGISTRY.game("connect4"), HostPool()
+    try:
+        burner = RemoteBot("idle-burn:idle=0.3,ms=1000", ("tests.plugins.lifters",), Limits(), pool)
+        budgets = [Budget(nodes=500)] * 2
+        first = play_game(game, [burner, RemoteBot("random", (), Limits(), pool)], budgets=budgets, seed=1)
+        assert first.termination is Termination.NORMAL, first.message  # its moves come fast: it never idles
+        host = burner.host
+        burner.release()
+        time.sleep(1.6)  # idle in the pool: its thread burns a second
+        second = play_game(game, [burner, RemoteBot("random", (), Limits(), pool)], budgets=budgets, seed=2)
+        assert burner.host is host  # the same host, kept from the first game
+        assert second.termination is Termination.CPU_CEILING, second.message
+        assert "went over its CPU ceiling at ply 0" in second.message
+    finally:
+        pool.close()

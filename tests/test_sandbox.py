@@ -309,3 +309,31 @@ def test_a_python_under_tmp_stays_visible_over_the_scratch_folder(monkeypatch, t
     pairs = list(zip(argv, argv[1:], argv[2:]))
     tmp = pairs.index(("--size", str(sandbox.TMP_BYTES), "--tmpfs"))
     assert argv[tmp + 3] == "/tmp" and pairs.index(("--ro-bind", venv, venv)) > tmp  # later mounts win
+
+
+@needs_bwrap
+def test_no_sandboxed_process_reaches_a_keyring():
+    """The kernel's keyrings are per user, not per sandbox: a bot could keep data there from
+    game to game, or read its runner's keys. Key calls fail as on a kernel without keys."""
+    if not sandbox.seccomp_filter():
+        pytest.skip("no seccomp filter for this architecture")
+    code = (
+        "import ctypes, json, os, platform\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "add_key, request_key, keyctl = {'x86_64': (248, 249, 250), 'aarch64': (217, 218, 219)}[platform.machine()]\n"
+        "out = {}\n"
+        "for name, args in (('keyctl', (keyctl, 0, -4, 0)), ('add_key', (add_key, b'user', b'x', b'data', 4, -4)),\n"
+        "                   ('request_key', (request_key, b'user', b'x', None, -4))):\n"
+        "    out[name] = [libc.syscall(*args), ctypes.get_errno()]\n"
+        "out['getpid'] = libc.syscall(39 if platform.machine() == 'x86_64' else 172)\n"
+        "print(json.dumps(out))\n"
+    )
+    proc = sandbox.popen([sys.executable, "-c", code], sandbox.Sandbox(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    seen = json.loads(out)
+    import errno
+
+    for name in ("keyctl", "add_key", "request_key"):
+        assert seen[name] == [-1, errno.ENOSYS], (name, seen)
+    assert seen["getpid"] > 0  # every other call goes through

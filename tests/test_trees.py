@@ -255,3 +255,27 @@ def test_a_cpu_budget_stops_a_bot_that_burns_cpu_and_spares_one_that_waits(tmp_p
             assert row.termination == "normal", row.message
     fair = games.moves[games.moves.bot.isin(["fair", "iterative"])]
     assert fair.cpu.max() < 0.15, fair.cpu.max()
+
+
+def test_without_cgroups_a_trees_cpu_time_never_goes_back_when_a_child_is_reaped_unseen(no_cgroups):
+    code = (
+        "import os, signal, time\n"
+        "signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped by the kernel: their time is nobody's\n"
+        "if os.fork() == 0:\n"
+        "    end = time.process_time() + 0.3\n"
+        "    while time.process_time() < end: pass\n"
+        "    time.sleep(0.5)\n"
+        "    os._exit(0)\n"
+        "time.sleep(3)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    tree = cgroup.Descendants(proc.pid)
+    try:
+        time.sleep(0.6)  # the child has burnt its 0.3 s and sleeps
+        seen = tree.cpu_seconds()
+        assert seen >= 0.28 and len(tree.members()) == 2
+        time.sleep(0.6)  # the child is gone, reaped by the kernel
+        assert len(tree.members()) == 1 and tree.cpu_seconds() >= seen
+    finally:
+        tree.close()
+        proc.wait()

@@ -8,7 +8,8 @@ allows
     FACTOR x nodes x (CPU per node of the arena's own searches on this game) + PER_MOVE
 
 CPU seconds, and a game's moves may together use what they allow plus SLACK, counted from the
-start of the game (so CPU used between moves counts too). The slack takes up what no node pays
+start of the game, its new-game hook included, or for a host kept from an earlier game from
+the end of that one (so CPU used between moves, or between games, counts too). The slack takes up what no node pays
 for and comes once or rarely (a garbage collection, a table built at the first move), so an
 honest bot is never cut by one slow move, while a bot that searches far past its count meets
 the ceiling within a few moves.

@@ -172,6 +172,8 @@ class Descendants:
         self.root = pid
         self.limit = tasks
         self.over = False
+        self._last = 0.0  # the last sum read
+        self._lost = 0.0  # what processes gone unreaped (SIGCHLD ignored) took with them, as last seen
         _watch(self)
 
     def members(self) -> list[int]:
@@ -193,7 +195,9 @@ class Descendants:
         return found
 
     def cpu_seconds(self) -> float:
-        """CPU time of the tree's live processes and of the children they reaped, in seconds."""
+        """CPU time of the tree's live processes and of the children they reaped, in seconds;
+        never less than an earlier reading (a child reaped without a wait takes its time with
+        it: what was last seen of it is kept)."""
         total = 0.0
         for pid in self.members():
             try:
@@ -203,7 +207,10 @@ class Descendants:
                 total += (int(fields[13]) + int(fields[14])) / _TICKS  # cutime, cstime: reaped children
             except (OSError, IndexError, ValueError):
                 pass  # gone meanwhile
-        return total
+        if total < self._last:
+            self._lost += self._last - total
+        self._last = total
+        return total + self._lost
 
     def tasks(self) -> int:
         count = 0

@@ -44,6 +44,7 @@ class HostProcess:
         options = dict(pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         self.output = output_file()
         self.memory_limit = limits.memory_limit
+        self.cpu_mark: float | None = None  # its tree's CPU seconds when its last game ended
         self.tree = cgroup.tree(limits.memory_bytes)
         # joined before exec: bwrap's children, the host among them, are born in it; without a
         # cgroup, the process keeps its orphans below it instead
@@ -219,6 +220,7 @@ class HostPool:
         if host.alive() and not host.sandboxed:
             if host.tree is not None:  # what the bot started in the game ends with it
                 host.tree.kill(keep=host.proc.pid)
+                host.cpu_mark = host.tree.cpu_seconds()  # what it uses while idle counts for its next game
             self.idle.setdefault(host.key, []).append(host)
         else:
             host.close()
@@ -301,12 +303,16 @@ class RemoteBot:
         self._budget = None
         self._game = uncounted(game)  # reading the host's answers counts no node
         self._per_node = ceiling.per_node(game)  # measured once per game in this process, outside any move
+        # the game's CPU time counts from the end of the host's last game (or from now): what
+        # the bot does in its new-game hook, or while it waits in the pool, counts too
+        mark = self.host.cpu_mark
+        self._cpu_base = mark if mark is not None else self.host.tree.cpu_seconds()
+        self._cpu_allowed = ceiling.SLACK
         request = ("start", self.spec, game.spec, player, seed)  # one round trip: build the bot, start the game
         answer = self.host.call(request, self.limits.watchdog, "start a game")
         self.host.check_memory()
         if "ok" not in answer:
             self._fault(answer)
-        self._cpu_base, self._cpu_allowed = self.host.tree.cpu_seconds(), ceiling.SLACK
         self._cpu_start = self._cpu_read = None
 
     def choose(self, game: Game, state, budget: Counter):

@@ -75,10 +75,12 @@ def probe(source: str, game: str, specs, limits: Limits, game_plugins=()) -> dic
             return {"failed": f"took longer than {limits.watchdog:g}s to load in its sandbox; its process was killed"}
         code = proc.wait()
         try:
-            return json.loads(data)
-        except ValueError:
+            answer = json.loads(data)
+        except (ValueError, RecursionError):
             tail = output_tail(output.fileno())
             return {"failed": f"its process exited with code {code}" + (f" (last output: {tail})" if tail else "")}
+        why = answer_problem(answer)
+        return answer if why is None else {"failed": f"it sent a malformed answer ({why})"}
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -157,6 +159,43 @@ def examine(request: dict) -> dict:
         except (Exception, SystemExit) as exc:
             check["error"] = ["ParameterError", f"bot {spec!r} failed at set-up: {type(exc).__name__}: {exc}"]
     return answer
+
+
+def answer_problem(answer) -> str | None:
+    """Why a probe's answer is not one ``examine`` writes (its types, which the runner uses
+    unchecked otherwise), or None: a sandboxed plugin writes it, and may write anything."""
+    if not isinstance(answer, dict):
+        return "not an object"
+    if "failed" in answer:
+        return None if isinstance(answer["failed"], str) else "failed is not text"
+    if not _texts(answer.get("games")) or not _texts(answer.get("errors")):
+        return "games and errors must be lists of text"
+    if not isinstance(answer.get("game", False), bool):
+        return "game is not true or false"
+    bots, checks = answer.get("bots"), answer.get("checks")
+    if not isinstance(bots, dict) or not isinstance(checks, dict):
+        return "bots and checks must be objects"
+    for name, about in bots.items():
+        if not isinstance(about, dict) or not all(isinstance(about.get(k), bool) for k in ("interactive", "external", "follows_moves")):
+            return f"bot {name[:40]!r} lacks its flags"
+        describe = about.get("describe")
+        if not (isinstance(describe, dict) and isinstance(describe.get("name"), str) and isinstance(describe.get("description"), str)
+                and isinstance(describe.get("parameters"), list) and all(isinstance(p, dict) for p in describe["parameters"])):
+            return f"bot {name[:40]!r} has a malformed description"
+    for spec, found in checks.items():
+        if not isinstance(found, dict):
+            return f"check of {spec[:40]!r} is not an object"
+        if not isinstance(found.get("short"), (str, type(None))) or not isinstance(found.get("broken", ""), str):
+            return f"check of {spec[:40]!r} has a malformed field"
+        if "params" in found and not isinstance(found["params"], dict):
+            return f"check of {spec[:40]!r} has malformed parameters"
+        if "error" in found and not (isinstance(found["error"], list) and len(found["error"]) == 2 and _texts(found["error"])):
+            return f"check of {spec[:40]!r} has a malformed error"
+    return None
+
+
+def _texts(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _about(cls) -> dict:

@@ -178,20 +178,69 @@ def popen(argv: list[str], sandbox: Sandbox, **options) -> subprocess.Popen:
     bwrap starts with an empty environment and reads its own options from a memory file
     descriptor, which it closes: its process stays in the sandbox as PID 1, where every bot
     can read its ``environ`` and ``cmdline``, and they must name nothing of the runner (its
-    environment, the other bots' paths that the options hide) but the command itself.
+    environment, the other bots' paths that the options hide) but the command itself. A
+    second one holds the seccomp filter (``seccomp_filter``), where this machine has one.
     """
     full = wrap(argv, sandbox)
     cut = full.index("--")
-    fd = os.memfd_create("arena-bwrap-args")
+    fds = []
     try:
-        data = memoryview(b"".join(word.encode() + b"\0" for word in full[1:cut]))
-        while data:
-            data = data[os.write(fd, data) :]
-        os.lseek(fd, 0, os.SEEK_SET)
-        options["pass_fds"] = (*options.get("pass_fds", ()), fd)
-        return subprocess.Popen([full[0], "--args", str(fd), *full[cut:]], env={}, **options)
+        program = seccomp_filter()
+        if program:
+            fds.append(_memory_file("arena-bwrap-seccomp", program))
+            full[cut:cut] = ["--seccomp", str(fds[-1])]
+            cut += 2
+        fds.append(_memory_file("arena-bwrap-args", b"".join(word.encode() + b"\0" for word in full[1:cut])))
+        options["pass_fds"] = (*options.get("pass_fds", ()), *fds)
+        return subprocess.Popen([full[0], "--args", str(fds[-1]), *full[cut:]], env={}, **options)
     finally:
-        os.close(fd)
+        for fd in fds:
+            os.close(fd)
+
+
+def _memory_file(name: str, content: bytes) -> int:
+    fd = os.memfd_create(name)
+    data = memoryview(content)
+    while data:
+        data = data[os.write(fd, data) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+#: The kernel's key-management calls (``add_key``, ``request_key``, ``keyctl``) by audit
+#: architecture: the keyrings they reach are per user, not per sandbox, so a bot could keep
+#: data there from game to game, or read keys of the runner's user.
+KEY_CALLS = {
+    0xC000003E: (248, 249, 250, 0x40000000 | 248, 0x40000000 | 249, 0x40000000 | 250),  # x86_64 and x32
+    0x40000003: (286, 287, 288),  # i386 (a 32-bit program on x86_64)
+    0xC00000B7: (217, 218, 219),  # aarch64
+    0x40000028: (309, 310, 311),  # arm (32-bit)
+}
+
+
+@lru_cache(maxsize=1)
+def seccomp_filter() -> bytes:
+    """A classic BPF seccomp program (as bwrap's ``--seccomp`` reads it) that makes every key
+    call of ``KEY_CALLS`` fail with ENOSYS, as on a kernel without keys, and lets every other
+    call through. Empty on a machine with none of those architectures."""
+    import errno
+    import platform
+    import struct
+
+    if platform.machine() not in ("x86_64", "aarch64", "armv7l", "armv8l"):
+        return b""
+    load, jump_equal, give = 0x20, 0x15, 0x06  # BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_RET|BPF_K
+    allow, refuse = 0x7FFF0000, 0x00050000 | errno.ENOSYS  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO
+    code: list[tuple[int, int, int, int]] = []
+    for arch, calls in KEY_CALLS.items():
+        # if the arch is this one: load the call's number, refuse the key calls, allow the rest
+        block = [(load, 0, 0, 0)]
+        for i, number in enumerate(calls):
+            block.append((jump_equal, len(calls) - i, 0, number))  # to the refusal after the allow
+        block += [(give, 0, 0, allow), (give, 0, 0, refuse)]
+        code += [(load, 0, 0, 4), (jump_equal, 0, len(block), arch)] + block  # seccomp_data.arch at 4, nr at 0
+    code.append((give, 0, 0, allow))  # another architecture
+    return b"".join(struct.pack("=HBBI", *line) for line in code)
 
 
 def visible(entries, readable=()) -> list[str]:

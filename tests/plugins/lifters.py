@@ -147,6 +147,56 @@ class CountLifter(Bot):
         return searcher.choose(_Ticking(free, own), state, own)
 
 
+class Precomputer(Bot):
+    """Does its searching before the game: burns CPU in its new-game hook, where no move's
+    budget applies, then plays at random."""
+
+    name = "precompute"
+    description = "burns CPU in its new-game hook, then plays at random"
+    ms: float = param(1000.0, "milliseconds of CPU its new-game hook burns", min=0)
+
+    def new_game(self, game, player, seed):
+        super().new_game(game, player, seed)
+        end = time.process_time() + self.ms / 1000
+        while time.process_time() < end:
+            pass
+
+    def choose(self, game, state, budget):
+        return self.rng.choice(game.legal_moves(state))
+
+
+class IdleBurner(Bot):
+    """Searches while it waits: a thread of its own burns CPU once no move has been asked of it
+    for ``idle`` seconds (between games, in a host kept for the next one), ``ms`` at a time."""
+
+    name = "idle-burn"
+    description = "a thread that burns CPU whenever no move is asked of it, then plays at random"
+    idle: float = param(0.3, "seconds without a move before the thread burns", min=0)
+    ms: float = param(1000.0, "milliseconds of CPU each time", min=0)
+
+    _last = [0.0]
+    _thread: list = []
+
+    def choose(self, game, state, budget):
+        IdleBurner._last[0] = time.monotonic()
+        if not IdleBurner._thread:
+            import threading
+
+            thread = threading.Thread(target=self._burn, daemon=True)
+            IdleBurner._thread.append(thread)
+            thread.start()
+        return self.rng.choice(game.legal_moves(state))
+
+    def _burn(self):
+        while True:
+            time.sleep(0.05)
+            if time.monotonic() - IdleBurner._last[0] > self.idle:
+                end = time.process_time() + self.ms / 1000
+                while time.process_time() < end:
+                    pass
+                IdleBurner._last[0] = time.monotonic()
+
+
 class _Ticking:
     """A game whose ``apply`` ticks a counter of the bot's own (not the referee's)."""
 
@@ -173,5 +223,5 @@ class Napper(Bot):
 
 @hookimpl
 def register_bots(register):
-    for cls in (MemoryLifter, FileLifter, ForkMemory, ForkBomb, Daemon, Burner, Napper, CountLifter):
+    for cls in (MemoryLifter, FileLifter, ForkMemory, ForkBomb, Daemon, Burner, Napper, CountLifter, Precomputer, IdleBurner):
         register(cls)
