@@ -133,6 +133,27 @@ def test_counter_stops_at_the_deadline_on_a_fake_clock():
         counter.tick()
 
 
+def test_reset_enforces_a_node_limit_under_the_check_interval_with_a_time_limit_afresh():
+    # a node limit below TIME_CHECK_INTERVAL: ticks meet it before any look at the clock, so the
+    # deadline shows through ``exhausted`` and ``time_left``, and each reset must set both again
+    assert 20 < TIME_CHECK_INTERVAL
+    now = [100.0]
+    counter = Counter(Budget(nodes=20, time=1.0), clock=lambda: now[0])
+    for start in (100.0, 200.0):
+        now[0] = start
+        assert counter.reset() == start
+        assert counter.nodes == 0 and counter.time_left() == 1.0 and not counter.exhausted
+        for _ in range(19):
+            counter.tick()
+        assert not counter.exhausted
+        now[0] = start + 1.5  # past this move's deadline
+        assert counter.exhausted and counter.time_left() == -0.5
+        counter.tick()  # the 20th node, within the node limit
+        with pytest.raises(BudgetExhausted):
+            counter.tick()
+        assert counter.nodes == 20
+
+
 def test_unlimited_counter_just_counts():
     counter = Counter()
     for _ in range(1000):

@@ -47,6 +47,10 @@ def test_swiss_pairs_near_scores_without_rematches_and_gives_byes_to_the_bottom(
     for r in range(3):
         pairs, bye = swiss.pair(r)
         assert len(pairs) == 3 and bye not in {b for p in pairs for b in p} and bye not in swiss.byes
+        # the bye goes to the lowest-ranked bot still without one, never to the leaders
+        without = [b for b in swiss._order(r) if b not in swiss.byes]
+        assert bye == without[-1], (r, bye, without)
+        assert r == 0 or swiss.points[bye] == min(swiss.points[b] for b in without)
         assert not any(frozenset(p) in swiss.met for p in pairs)  # no rematch while avoidable
         if r:
             spread = [abs(swiss.points[a] - swiss.points[b]) for a, b in pairs]
