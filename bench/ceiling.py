@@ -18,13 +18,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from arena import Budget, get_registry, play_game  # noqa: E402
-from arena.budget import Counter, counted  # noqa: E402
 from arena.execution import ceiling, cgroup  # noqa: E402
 from arena.execution.isolation import HostPool, RemoteBot  # noqa: E402
 from arena.limits import Limits  # noqa: E402
@@ -59,17 +57,10 @@ def shares(game, spec: str, nodes: int, pool: HostPool, seeds: int) -> tuple[lis
 def forged_factor(game, nodes: int, moves: int = 30) -> float:
     """Nodes the forger's own search may make within the ceiling of a game of ``moves`` moves,
     as a multiple of its budget: the ceiling over its search's CPU per node, measured here."""
-    registry = get_registry(entry_points=False)
-    bot = registry.bot("iterative")
-    state = game.initial_state()
-    bot.new_game(game, 0, 0)
-    counter = Counter(Budget(nodes=20 * nodes))
-    start = time.thread_time()
-    try:
-        bot.choose(counted(game, counter), state, counter)
-    except Exception:
-        pass
-    per_node = (time.thread_time() - start) / max(counter.nodes, 1)
+    bot = get_registry(entry_points=False).bot("iterative")
+    per_node = ceiling.search_cost(bot, game, game.initial_state(), Budget(nodes=20 * nodes))
+    if per_node is None:
+        return float("nan")  # its search fails in this game
     allowed = ceiling.SLACK + moves * ceiling.allowance(nodes, ceiling.per_node(game))
     return allowed / per_node / (moves * nodes)
 

@@ -78,24 +78,31 @@ def probe(game) -> float:
         samples = []
         for plies in PROBE_PLIES:
             state = _position(game, plies)
-            if state is None:
-                continue
-            counter = Counter(Budget(nodes=PROBE_NODES, cpu=PROBE_CPU))
-            bot.new_game(game, game.to_move(state), 0)
-            view = counted(game, counter)
-            counter.reset()
-            counter.tick()
-            start = time.thread_time()
-            try:
-                bot.choose(view, state, counter)
-            except BudgetExhausted:
-                pass
-            except Exception:  # a search that cannot play here measures nothing
-                continue
-            samples.append((time.thread_time() - start) / max(counter.nodes, 1))
+            cost = None if state is None else search_cost(bot, game, state, Budget(nodes=PROBE_NODES, cpu=PROBE_CPU))
+            if cost is not None:
+                samples.append(cost)
         if samples:
             costs.append(statistics.median(samples))
     return max(costs, default=0.0)
+
+
+def search_cost(bot, game, state, budget: Budget) -> float | None:
+    """CPU seconds per node of one search of ``bot`` from ``state`` under ``budget``, in this
+    thread, counted as the referee counts (the root, and every position the game's apply
+    makes); None for a search that fails here."""
+    counter = Counter(budget)
+    bot.new_game(game, game.to_move(state), 0)
+    view = counted(game, counter)
+    counter.reset()
+    counter.tick()
+    start = time.thread_time()
+    try:
+        bot.choose(view, state, counter)
+    except BudgetExhausted:
+        pass
+    except Exception:
+        return None
+    return (time.thread_time() - start) / max(counter.nodes, 1)
 
 
 def _position(game, plies: int):

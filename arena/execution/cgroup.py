@@ -39,6 +39,9 @@ _names = itertools.count()
 class Tree:
     """One control group (a folder per controller) for one bot process and its descendants."""
 
+    over = False
+    """Never: the kernel refuses a fork past ``TASKS`` (see ``Descendants.over``)."""
+
     def __init__(self, memory_bytes: int | None, tasks: int = TASKS):
         version, parents = _layout()
         name = f"arena-{os.getpid()}-{next(_names)}"
@@ -178,7 +181,11 @@ class Descendants:
 
     def members(self) -> list[int]:
         """The processes of the tree now: the root, its children and theirs."""
-        found, todo = [], [self.root]
+        return self._walk()[0]
+
+    def _walk(self) -> tuple[list[int], int]:
+        """The tree's processes and the number of their tasks (threads), read in one pass."""
+        found, tasks, todo = [], 0, [self.root]
         while todo:
             pid = todo.pop()
             found.append(pid)
@@ -186,13 +193,14 @@ class Descendants:
                 tids = os.listdir(f"/proc/{pid}/task")
             except OSError:
                 continue
+            tasks += len(tids)
             for tid in tids:
                 try:
                     with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
                         todo += [int(c) for c in f.read().split()]
                 except OSError:
                     pass
-        return found
+        return found, tasks
 
     def cpu_seconds(self) -> float:
         """CPU time of the tree's live processes and of the children they reaped, in seconds;
@@ -201,25 +209,20 @@ class Descendants:
         total = 0.0
         for pid in self.members():
             try:
-                total += time.clock_gettime(_cpu_clock(pid))
-                with open(f"/proc/{pid}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-                total += (int(fields[13]) + int(fields[14])) / _TICKS  # cutime, cstime: reaped children
-            except (OSError, IndexError, ValueError):
-                pass  # gone meanwhile
+                own = time.clock_gettime(_cpu_clock(pid))
+            except OSError:
+                continue  # gone meanwhile
+            fields = _stat(pid)
+            if fields is not None and len(fields) > 14:
+                own += (int(fields[13]) + int(fields[14])) / _TICKS  # cutime, cstime: reaped children
+            total += own
         if total < self._last:
             self._lost += self._last - total
         self._last = total
         return total + self._lost
 
     def tasks(self) -> int:
-        count = 0
-        for pid in self.members():
-            try:
-                count += len(os.listdir(f"/proc/{pid}/task"))
-            except OSError:
-                pass
-        return count
+        return self._walk()[1]
 
     def out_of_memory(self) -> bool:
         return False  # each process has its own limit, which it meets with MemoryError
@@ -269,9 +272,15 @@ def _until_stopped(pids: list[int], most: float = 0.5) -> None:
 
 def _state(pid: int) -> bytes | None:
     """A process's state letter from ``/proc`` (None once it is gone)."""
+    fields = _stat(pid)
+    return fields[0] if fields else None
+
+
+def _stat(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (the state first), or None once it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0]
+            return f.read().rsplit(b")", 1)[1].split()
     except (OSError, IndexError):
         return None
 

@@ -228,7 +228,7 @@ class EngineProcess:
         self.kill()  # its children
         if self.tree is not None and self.tree.out_of_memory():
             return self._out_of_memory()
-        if getattr(self.tree, "over", False):
+        if self.tree.over:
             return BotFault(Termination.CRASH, "crashed", cgroup.OVER + self._tail_note())
         if code == -signal.SIGXFSZ or os.fstat(self.log).st_size >= self.output_bytes:  # its stderr met the file size limit
             return BotFault(

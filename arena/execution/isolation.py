@@ -116,9 +116,8 @@ class HostProcess:
         return self.proc.poll() is None
 
     def kill(self) -> None:
-        """Kill the host and everything it started (its whole tree, where it has one)."""
-        if self.tree is not None:
-            self.tree.kill()
+        """Kill the host and everything it started (its whole tree)."""
+        self.tree.kill()
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
@@ -129,13 +128,12 @@ class HostProcess:
         if self.output >= 0:
             os.close(self.output)
             self.output = -1
-        if self.tree is not None:
-            self.tree.close()
+        self.tree.close()
 
     def check_memory(self) -> None:
         """Raise BotFault(MEMORY), killing the host, if its tree ran out of memory (a child of
         the bot's may have been killed for it while the host answered on)."""
-        if self.tree is not None and self.tree.out_of_memory():
+        if self.tree.out_of_memory():
             self.kill()
             raise self._out_of_memory()
 
@@ -147,10 +145,10 @@ class HostProcess:
     def _died(self) -> BotFault:
         """The fault of a host whose socket closed: the tree's memory ran out, or how it ended."""
         why = self._death()
-        if getattr(self.tree, "over", False):
+        if self.tree.over:
             self.kill()
             return BotFault(Termination.CRASH, "crashed", cgroup.OVER)
-        if self.tree is not None and self.tree.out_of_memory():
+        if self.tree.out_of_memory():
             self.kill()
             return self._out_of_memory()
         self.kill()  # what it started
@@ -218,9 +216,8 @@ class HostPool:
         """Keep a healthy host for the next game; a sandboxed one lives for one game only."""
         self.busy.discard(host)
         if host.alive() and not host.sandboxed:
-            if host.tree is not None:  # what the bot started in the game ends with it
-                host.tree.kill(keep=host.proc.pid)
-                host.cpu_mark = host.tree.cpu_seconds()  # what it uses while idle counts for its next game
+            host.tree.kill(keep=host.proc.pid)  # what the bot started in the game ends with it
+            host.cpu_mark = host.tree.cpu_seconds()  # what it uses while idle counts for its next game
             self.idle.setdefault(host.key, []).append(host)
         else:
             host.close()
@@ -354,24 +351,26 @@ class RemoteBot:
 
     def _check_cpu(self, limits, start: float, now: float, killed: bool = False) -> None:
         """Raise BotFault past a cpu budget (TIMEOUT) or the CPU ceiling of the node budgets
-        (CPU_CEILING: the game's CPU time so far, from its start, pondering included)."""
+        (CPU_CEILING: the game's CPU time so far, from its start, pondering included), killing
+        the host unless the caller does (``killed``)."""
         end = "; its process was killed"
         if limits.cpu is not None and now - start > limits.cpu + self.limits.time_margin:
-            if not killed:
-                self.host.kill()
-            raise BotFault(
+            fault = BotFault(
                 Termination.TIMEOUT, "timed out",
                 f"used {now - start:.3f}s of CPU; budget cpu={limits.cpu:g}s + margin {self.limits.time_margin:g}s{end}",
             )
-        if limits.nodes is not None and self._per_node and now - self._cpu_base > self._cpu_allowed:
-            if not killed:
-                self.host.kill()
-            raise BotFault(
+        elif limits.nodes is not None and self._per_node and now - self._cpu_base > self._cpu_allowed:
+            fault = BotFault(
                 Termination.CPU_CEILING, "went over its CPU ceiling",
                 f"used {now - self._cpu_base:.3f}s of CPU in this game, where its node budgets allow "
                 f"{self._cpu_allowed:.3f}s (a move of {limits.nodes:,} nodes: {ceiling.FACTOR} x {self._per_node * 1e6:.1f} µs "
                 f"a node, measured here, + {ceiling.PER_MOVE:g}s; + {ceiling.SLACK:g}s a game){end}",
             )
+        else:
+            return
+        if not killed:
+            self.host.kill()
+        raise fault
 
     def _decision(self, state, answer: dict):
         """The move (or Decision) an answer names, read with the game's ``parse_move_in``; what
