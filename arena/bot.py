@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from arena.budget import Counter
 from arena.errors import ParameterError
 from arena.game import Game, Move, State
+from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import Configurable
 
 
@@ -60,15 +61,10 @@ class Bot(Configurable):
     """
 
     kind: typing.ClassVar[str] = "bot"
-    follows_moves: typing.ClassVar[bool] = False
-    """True for bots the referee tells every move played (``moved``)."""
     interactive: typing.ClassVar[bool] = False
     """True for bots driven by a person (never given a budget, not for tournaments)."""
     external: typing.ClassVar[bool] = False
-    """True for bots that run their own process (engines): workers build them locally even
-    when bots are isolated, since isolating them again would add nothing but a hop. Such a
-    bot is handed the run's ``arena.Limits`` as ``self.limits`` before its first game, and
-    its ``close()`` (if it has one) is called when the game is over."""
+    """True for bots that run a program of their own (``ProgramBot``)."""
 
     rng = _GameRandom()
     """This game's random generator (``random.Random``), seeded by ``new_game`` (0 before)."""
@@ -94,20 +90,6 @@ class Bot(Configurable):
         self._rng_seed = seed
         self.__dict__.pop("rng", None)  # the next use of self.rng makes a generator with this seed
 
-    def opening(self, moves: tuple[str, ...]) -> None:
-        """Called after ``new_game`` when the game starts after opening moves (the game's move
-        text), for bots that need the whole history (engines). The default ignores them."""
-
-    def reusable(self) -> bool:
-        """For ``external`` bots: True if this instance, its process healthy, may play the
-        process's next game of its spec (a fresh one is built otherwise)."""
-        return False
-
-    def moved(self, text: str) -> None:
-        """Called after every move of the game, either player's, with its move text, for bots
-        with ``follows_moves`` (engines, which send the whole history): cheaper than working
-        out from each new state which moves led to it."""
-
     def choose(self, game: Game, state: State, budget: Counter) -> Move | Decision:
         """Pick a move in ``state``.
 
@@ -119,3 +101,39 @@ class Bot(Configurable):
         holds the limits, including an optional depth limit.
         """
         raise NotImplementedError
+
+
+class ProgramBot(Bot):
+    """A bot that runs a program of its own in a process (an engine), and the hooks only such
+    a bot needs.
+
+    Workers build it locally even when bots are isolated, since isolating it again would add
+    nothing but a hop. It is handed the run's ``arena.Limits`` as ``self.limits`` before its
+    first game, to enforce on its own process, and its ``close()`` is called when the game is
+    over unless ``reusable()``. The referee calls ``opening`` and ``moved`` on any bot that has
+    them (a bot that wants the whole history of a game may define them without being a
+    program).
+    """
+
+    external: typing.ClassVar[bool] = True
+    follows_moves: typing.ClassVar[bool] = True
+    """True: the referee tells this bot every move played (``moved``)."""
+    limits: Limits = DEFAULT_LIMITS
+    """The run's limits, set by whoever builds the bot for a game."""
+
+    def opening(self, moves: tuple[str, ...]) -> None:
+        """Called after ``new_game`` when the game starts after opening moves (the game's move
+        text), for bots that need the whole history (engines). The default ignores them."""
+
+    def reusable(self) -> bool:
+        """True if this instance, its process healthy, may play the process's next game of
+        its spec (a fresh one is built otherwise)."""
+        return False
+
+    def moved(self, text: str) -> None:
+        """Called after every move of the game, either player's, with its move text (engines
+        send the whole history): cheaper than working out from each new state which moves
+        led to it."""
+
+    def close(self) -> None:
+        """Stop the program (after a game, unless the bot is kept for the next one)."""

@@ -15,7 +15,7 @@ from arena.game import Game, bounds_problem
 from arena.params import Configurable, parse_spec
 
 #: Modules registered before any third-party plugin, through the same hooks.
-DEFAULT_PLUGINS = ("games.builtin", "games.openspiel", "bots.builtin", "arena.execution.engine_bots")
+DEFAULT_PLUGINS = ("games.builtin", "games.openspiel", "bots.builtin", "bots.engine")
 ENTRY_POINT_GROUP = "arena"
 
 

@@ -13,8 +13,8 @@ from arena import Budget, get_registry
 from arena.limits import Limits
 from arena.budget import Counter, counted, uncounted
 from arena.errors import ParameterError
-from arena.execution.engine_bots import full_spec
-from arena.execution.engine_options import check_options, parse_option
+from bots.engine.engine import full_spec
+from bots.engine.options import check_options, parse_option
 from arena.front.cli import main
 from arena.records import Termination
 from arena.referee import play_game
@@ -368,7 +368,7 @@ def test_arena_play_runs_an_engine_in_its_own_process_and_leaves_none(tmp_path, 
 
 def test_an_engine_that_stops_reading_its_input_times_out_instead_of_blocking_the_referee():
     from arena.errors import BotFault
-    from arena.execution.engine_process import EngineProcess
+    from bots.engine.process import EngineProcess
 
     deaf = EngineProcess([sys.executable, "-c", "import time; time.sleep(60)"], write_timeout=0.5)
     started = time.perf_counter()

@@ -335,7 +335,7 @@ def test_the_python_engine_needs_only_the_standard_library():
 
 
 def test_a_tournament_with_both_engines(c_binary, tmp_path, capsys):
-    pytest.importorskip("arena.execution.engine_bots", reason="the engine bot is not available")
+    pytest.importorskip("bots.engine", reason="the engine bot is not available")
     import results
     from arena.front.cli import main
 

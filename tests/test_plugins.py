@@ -17,7 +17,7 @@ def test_built_ins_are_registered_through_the_hooks(registry):
     assert set(games) == BUILT_IN_GAMES
     assert set(registry.bots) == BUILT_IN_BOTS
     assert {e.plugin for e in games.values()} == {"games.builtin"}
-    assert {e.plugin for e in registry.bots.values()} == {"bots.builtin", "arena.execution.engine_bots"}
+    assert {e.plugin for e in registry.bots.values()} == {"bots.builtin", "bots.engine"}
     pm = make_plugin_manager()
     assert {pm.get_name(p) for p in pm.get_plugins()} == set(DEFAULT_PLUGINS)
 

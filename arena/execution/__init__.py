@@ -1,8 +1,7 @@
 """Execution: where games are played.
 
 Worker processes (``pool``, ``worker``), bots supervised in processes of their own
-(``isolation`` and the ``host`` it starts), engines in any language as bots
-(``engine_bots`` on ``engine_process``), and the executors a tournament runs on
+(``isolation`` and the ``host`` it starts), and the executors a tournament runs on
 (``executors``: this machine, or a Dask cluster). Built on the arena core only; it
 knows nothing of tournaments' settings or of the results database: a game arrives as a
 ``GameTask`` and leaves as whatever the caller's ``prepare`` function makes of its record.

@@ -200,7 +200,7 @@ def _texts(value) -> bool:
 
 def _about(cls) -> dict:
     return {
-        "interactive": bool(cls.interactive), "external": bool(cls.external), "follows_moves": bool(cls.follows_moves),
+        "interactive": bool(cls.interactive), "external": bool(cls.external), "follows_moves": bool(getattr(cls, "follows_moves", False)),
         "describe": _quiet(cls.describe) or {"name": cls.name, "description": "", "parameters": []},
         "class": cls.__name__,
     }

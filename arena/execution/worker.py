@@ -64,7 +64,7 @@ def _player(task: GameTask, i: int, plugins: tuple[str, ...], entry_points: bool
 
 
 def _external(spec: str, plugins: tuple[str, ...], entry_points: bool = True) -> bool:
-    """True for a bot that runs its own process (``Bot.external``): isolating it adds nothing."""
+    """True for a bot that runs its own process (``arena.bot.ProgramBot``): isolating it adds nothing."""
     try:
         return bool(bot_class(spec, plugins, entry_points)[0].external)
     except Exception:  # an unknown or broken spec: the game records the fault
@@ -105,11 +105,12 @@ class _LocalBuild:
             self.bot.limits = self.limits  # it enforces them on its own process
         self.bot.new_game(game, player, seed)
         self.choose = self.bot.choose  # the referee calls the bot itself, not this forwarder
-        if cls.follows_moves:
+        if getattr(cls, "follows_moves", False):
             self.follows_moves, self.moved = True, self.bot.moved
 
     def opening(self, moves):
-        self.bot.opening(moves)
+        if hasattr(self.bot, "opening"):
+            self.bot.opening(moves)
 
     def choose(self, game, state, budget):
         return self.bot.choose(game, state, budget)

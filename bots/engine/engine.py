@@ -1,16 +1,6 @@
-"""Engines in any language as bots: ``engine`` speaks the arena's text protocol (docs/protocol.md),
-``uci`` speaks UCI to a chess engine such as Stockfish.
-
-Both run their engine in a process of their own (``arena.execution.engine_process``), so
-workers build them locally even when bots are isolated (``Bot.external``). A bot keeps its
-engine from game to game while it is healthy; after any fault the engine and its children
-are killed, and the next game starts a fresh one. Registered as a built-in plugin.
-
-Specs: ``cmd`` is split as a shell would (``engine:cmd=./bot --level 3``; ``'my bot'`` for a
-path with a space); a comma ends it, since the spec's keys are comma-separated. On a
-shell, quote the whole spec. Any other key is an engine option, checked against what the
-engine declares: ``uci:cmd=stockfish,Hash=64,Threads=1,Skill Level=5``.
-"""
+"""``engine``: an executable speaking the arena's text protocol (docs/protocol.md) as a bot,
+and ``EngineBot``, what it shares with ``uci``: the process, the handshake, options and
+the move loop."""
 
 from __future__ import annotations
 
@@ -21,34 +11,27 @@ import shlex
 import time
 import typing
 
-from arena import hookimpl
-from arena.bot import Bot, Decision
+from arena.bot import Decision, ProgramBot
 from arena.budget import Counter, uncounted
 from arena.errors import BotFault, IllegalMoveError, ParameterError
-from arena.execution.engine_process import EngineProcess, find_program
-from arena.execution.engine_options import EngineOption, check_options, parse_option
+from bots.engine.process import EngineProcess, find_program
+from bots.engine.options import EngineOption, check_options, parse_option
 from arena.game import Game, texts_need_state
-from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import format_value, param
 from arena.records import Termination
 
 #: Programs that run a script named after them (the script names the engine, not them).
 INTERPRETER = re.compile(r"^(python|pypy|node|java|ruby|perl|php|Rscript|julia|bash|sh|dotnet|mono)[0-9.]*(\.exe)?$")
 
-#: Lichess's win-probability slope per centipawn (https://lichess.org/page/accuracy):
-#: 2 / (1 + exp(-K * cp)) - 1 maps centipawns into (-1, 1).
-LICHESS_K = 0.00368208
 
 
-class EngineBot(Bot):
+class EngineBot(ProgramBot):
     """What the engine bots share: the command, start-up, options, and one move's exchange.
 
     Keys of the spec that are not parameters are engine options (``Hash=64``), checked
     against the options the engine declares when it starts.
     """
 
-    external = True
-    follows_moves = True
     cmd: str = param("", "the engine's command line, split as a shell would, no commas (on a shell quote the whole spec)")
     startup: float = param(60.0, "seconds allowed to launch the engine and for its handshake and readyok", min=0.001)
     strict: bool = param(False, "reporting more nodes than the node budget loses the game")
@@ -61,8 +44,6 @@ class EngineBot(Bot):
         super().__init__(**params)
         self.options = tuple(options)
         """Engine options as (name, text value) pairs, in the order given."""
-        self.limits: Limits = DEFAULT_LIMITS
-        """The run's limits; a worker sets them before the first game."""
         self.engine: EngineProcess | None = None
         self._spec = None  # the full game spec the engine was set up for
 
@@ -372,57 +353,6 @@ class ArenaEngine(EngineBot):
     hello, hello_ok = "arena 1", "arenaok"
 
 
-class UciBot(EngineBot):
-    """A UCI chess engine for the ``chess`` game: uci:cmd=stockfish,Hash=64,Threads=1."""
-
-    name = "uci"
-    description = "a UCI chess engine (Stockfish) for chess: uci:cmd=stockfish,Hash=64"
-    hello, hello_ok = "uci", "uciok"
-
-    def suitable(self, game: Game) -> str | None:
-        if game.name != "chess":
-            return f"UCI engines play chess only, not {game.name!r}"
-        return super().suitable(game)
-
-    def set_game(self, engine: EngineProcess, game: Game) -> None:
-        self._fen = None if game.fen == game.parameters["fen"].default else game.fen
-
-    def newgame_line(self, player: int) -> str:
-        return "ucinewgame"
-
-    def position_line(self) -> str:
-        start = "position startpos" if self._fen is None else f"position fen {self._fen}"
-        return start + (" moves " + " ".join(self._moves) if self._moves else "")
-
-    def other_line(self, engine: EngineProcess, line: str, head: str) -> None:
-        """UCI asks a GUI to ignore what it does not know; ``info string`` goes to the log."""
-        if line.startswith("info string"):
-            engine.log_line(line)
-
-    def read_info(self, line: str, info: dict) -> None:
-        words = line.split()
-        for i, word in enumerate(words):
-            if word in ("depth", "nodes") and i + 1 < len(words):
-                info[word] = int(words[i + 1])
-            elif word == "score" and i + 2 < len(words):
-                info["score"] = self.score(words[i + 1], int(words[i + 2]))
-            elif word == "pv":
-                info["pv"] = words[i + 1 :]
-                return
-
-    def score(self, kind: str, value: int) -> float:
-        """A UCI score in the game's utility units: a mate is the bound; centipawns go through
-        Lichess's win-probability curve, scaled to the bounds (strictly inside them)."""
-        low, high = self._game.bounds
-        if kind == "mate":
-            return high if value > 0 else low
-        if kind != "cp":
-            raise ValueError(kind)
-        middle, half = (low + high) / 2, (high - low) / 2
-        share = 2 / (1 + math.exp(-LICHESS_K * value)) - 1
-        return middle + half * max(-0.999, min(0.999, share))
-
-
 def movetime(limits) -> float | None:
     """The seconds an engine is given for a move: its time budget, else its cpu budget (the
     protocols know only wall time; the referee charges the engine's CPU all the same)."""
@@ -447,9 +377,3 @@ def full_spec(game: Game) -> str:
     """The game's spec with every parameter, defaults included, as ``game SPEC`` sends it."""
     params = ",".join(f"{k}={format_value(v)}" for k, v in game.params.items())
     return game.name + (":" + params if params else "")
-
-
-@hookimpl
-def register_bots(register):
-    register(ArenaEngine)
-    register(UciBot)

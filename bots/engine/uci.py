@@ -1,0 +1,64 @@
+"""``uci``: a UCI chess engine (Stockfish) as a bot, for the ``chess`` game."""
+
+from __future__ import annotations
+
+import math
+
+from arena.game import Game
+from bots.engine.engine import EngineBot
+from bots.engine.process import EngineProcess
+
+#: Lichess's win-probability slope per centipawn (https://lichess.org/page/accuracy):
+#: 2 / (1 + exp(-K * cp)) - 1 maps centipawns into (-1, 1).
+LICHESS_K = 0.00368208
+
+
+class UciBot(EngineBot):
+    """A UCI chess engine for the ``chess`` game: uci:cmd=stockfish,Hash=64,Threads=1."""
+
+    name = "uci"
+    description = "a UCI chess engine (Stockfish) for chess: uci:cmd=stockfish,Hash=64"
+    hello, hello_ok = "uci", "uciok"
+
+    def suitable(self, game: Game) -> str | None:
+        if game.name != "chess":
+            return f"UCI engines play chess only, not {game.name!r}"
+        return super().suitable(game)
+
+    def set_game(self, engine: EngineProcess, game: Game) -> None:
+        self._fen = None if game.fen == game.parameters["fen"].default else game.fen
+
+    def newgame_line(self, player: int) -> str:
+        return "ucinewgame"
+
+    def position_line(self) -> str:
+        start = "position startpos" if self._fen is None else f"position fen {self._fen}"
+        return start + (" moves " + " ".join(self._moves) if self._moves else "")
+
+    def other_line(self, engine: EngineProcess, line: str, head: str) -> None:
+        """UCI asks a GUI to ignore what it does not know; ``info string`` goes to the log."""
+        if line.startswith("info string"):
+            engine.log_line(line)
+
+    def read_info(self, line: str, info: dict) -> None:
+        words = line.split()
+        for i, word in enumerate(words):
+            if word in ("depth", "nodes") and i + 1 < len(words):
+                info[word] = int(words[i + 1])
+            elif word == "score" and i + 2 < len(words):
+                info["score"] = self.score(words[i + 1], int(words[i + 2]))
+            elif word == "pv":
+                info["pv"] = words[i + 1 :]
+                return
+
+    def score(self, kind: str, value: int) -> float:
+        """A UCI score in the game's utility units: a mate is the bound; centipawns go through
+        Lichess's win-probability curve, scaled to the bounds (strictly inside them)."""
+        low, high = self._game.bounds
+        if kind == "mate":
+            return high if value > 0 else low
+        if kind != "cp":
+            raise ValueError(kind)
+        middle, half = (low + high) / 2, (high - low) / 2
+        share = 2 / (1 + math.exp(-LICHESS_K * value)) - 1
+        return middle + half * max(-0.999, min(0.999, share))
