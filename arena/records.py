@@ -101,7 +101,7 @@ class GameRecord:
     @property
     def score_first(self) -> float:
         """Points of the first player: 1 for a win, 0.5 for a draw, 0 for a loss."""
-        return {0: 1.0, 1: 0.0, None: 0.5}[self.winner]
+        return points(self.result)
 
     @property
     def result(self) -> str:
@@ -112,3 +112,8 @@ class GameRecord:
     def plies(self) -> int:
         """Moves played in all, the opening included."""
         return len(self.opening) + len(self.moves)
+
+
+def points(result: str) -> float:
+    """The first player's points for a result as stored (``1-0``: 1, ``0-1``: 0, a draw: 0.5)."""
+    return 1.0 if result == "1-0" else 0.0 if result == "0-1" else 0.5

@@ -4,7 +4,7 @@ A bot that can record its search has a ``recorder`` attribute, None while record
 off; ``record_search`` sets it to a ``Recorder`` for one move and hands back a
 ``Recording``: one ``SearchTree`` per root search (iterative deepening searches once per
 depth, the solver once per null window). The built-in search bots choose recording node
-functions once per search when a recorder is set (bots/search_record.py), so a search
+functions once per search when a recorder is set (bots/negamax.py), so a search
 that records nothing runs the same code as before.
 
 Nodes are counted as the arena counts them: the root and every position ``apply``

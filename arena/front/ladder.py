@@ -30,6 +30,7 @@ from arena.front.probing import config_registry, host_table, run_registry
 from arena.front.settings import DEFAULT_SETTINGS, ConfigError, UsageError, build, parse_entrant
 from arena.front.tournament import Entrant, Schedule, TournamentConfig, round_openings, validate
 from arena.opening import stored_text
+from arena.records import points
 from results import ladder as ladders
 from results.rows import game_rows
 from results.store import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock, Store
@@ -138,7 +139,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
         active = [e for e, m in zip(config.bots, stored["bots"]) if m.get("left") is None]
         registry, plugins = run_registry(config, plugins, registry, [e.spec for e in active])
         game = check(config, registry, active)
-        results = {r["game_id"]: (r["first"], r["second"], {"1-0": 1.0, "0-1": 0.0}.get(r["result"], 0.5))
+        results = {r["game_id"]: (r["first"], r["second"], points(r["result"]))
                    for r in store.summaries(tournament)}
         number = max(results) // ladders.STRIDE if results else 0
         openings: list = []

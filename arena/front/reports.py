@@ -13,7 +13,7 @@ from arena.front.play import move_line
 from arena.front.settings import UsageError
 from arena.errors import ArenaError
 from arena.plugins import Registry, get_registry
-from arena.records import MoveRecord, Termination
+from arena.records import MoveRecord, Termination, points
 
 REPORT_FORMATS = ("text", "csv", "markdown", "json", "html")
 SUFFIXES = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".csv": "csv", ".json": "json",
@@ -284,7 +284,7 @@ def _filtered(rows: list[dict], about, args) -> list[dict]:
 
 
 def _points(row: dict, bot: str) -> float:
-    first = {"1-0": 1.0, "0-1": 0.0}.get(row["result"], 0.5)
+    first = points(row["result"])
     return first if row["first"] == bot else 1.0 - first
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from arena.execution.task import GameTask
-from arena.front.watch import Watcher, _score
+from arena.front.watch import Watcher
+from arena.records import points
 from results import race as racing
 from results import swiss as swissing
 from results.rows import GameRow
@@ -23,7 +24,7 @@ class RoundWatcher(Watcher):
 
     def __init__(self, stored: list[dict], scheduled: int):
         super().__init__(stored, scheduled)
-        self.results = {r["game_id"]: (r["first"], r["second"], _score(r["result"])) for r in stored}
+        self.results = {r["game_id"]: (r["first"], r["second"], points(r["result"])) for r in stored}
         self.round = 0
         """Rounds finished."""
         self.lines: list[str] = []

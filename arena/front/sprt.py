@@ -19,6 +19,7 @@ from arena.front.run import Watcher, run_tournament
 from arena.front.settings import SPRT_SETTINGS, UsageError, build_sprt, settings
 from arena.front.tournament import TournamentConfig
 from arena.plugins import Registry
+from arena.records import points
 from results.rows import GameRow
 from results.sprt_report import RESULTS, PairWalk
 
@@ -31,7 +32,7 @@ class TestWatcher(Watcher):
     def __init__(self, config: TournamentConfig, stored: list[dict], scheduled: int):
         self.walk = PairWalk(config.sprt, config.bots[0].name, scheduled // 2)
         for row in stored:
-            self.walk.add(row["game_id"], row["first"], {"1-0": 1.0, "0-1": 0.0}.get(row["result"], 0.5))
+            self.walk.add(row["game_id"], row["first"], points(row["result"]))
         self.total, self.initial = scheduled // 2, self.walk.pairs
         self.told = self.walk.over  # decided before this run: nothing to announce
         self.in_flight = 0

@@ -135,8 +135,10 @@ class Schedule:
     def size(self) -> int:
         return len(self.games) or self.planned
 
-    def task(self, index: int, pairing: int, round: int, first: str, second: str) -> GameTask:
-        """The game of round ``round`` in which ``first`` moves first against ``second``."""
+    def task(self, index: int, pairing: int, round: int, first: str, second: str, seed: int | None = None) -> GameTask:
+        """The game of round ``round`` in which ``first`` moves first against ``second`` (the one
+        place a tournament's game becomes a ``GameTask``). ``seed``: default, the game's own
+        (``game_seed``)."""
         config = self.config
         if len(self._by_name) != len(config.bots):
             self._by_name.update((e.name, e) for e in config.bots)
@@ -145,7 +147,8 @@ class Schedule:
         spec, moves = (opening.game_spec(config.game), opening.moves) if isinstance(opening, Opening) else (config.game, opening)
         return GameTask(
             index=index, pairing=pairing, game=spec, names=(first, second), specs=(a.spec, b.spec),
-            budgets=(config.budget_of(a), config.budget_of(b)), seed=game_seed(config.seed, first, second, round),
+            budgets=(config.budget_of(a), config.budget_of(b)),
+            seed=game_seed(config.seed, first, second, round) if seed is None else seed,
             opening=moves, limits=config.limits, isolate=config.isolate, hosts=self.hosts_of(a.spec, b.spec),
         )
 
@@ -255,7 +258,6 @@ def make_schedule(
         return schedule  # paired round by round as results come in (arena.front.rounds)
     pairing_of: dict[frozenset, int] = {}
     seen: set[tuple[str, str, int]] = set()
-    limits = config.limits
     for stage in stages:
         for r, x, y in stage.games(config.format):
             if (x, y, r) in seen:
@@ -266,24 +268,8 @@ def make_schedule(
             if pair not in pairing_of:
                 pairing_of[pair] = len(schedule.pairings)
                 schedule.pairings.append((config.bots.index(by_name[x]), config.bots.index(by_name[y])))
-            a, b = by_name[x], by_name[y]
-            opening = openings[r]
-            spec, moves = (opening.game_spec(config.game), opening.moves) if isinstance(opening, Opening) else (config.game, opening)
-            schedule.games.append(
-                GameTask(
-                    index=index,
-                    pairing=pairing_of[pair],
-                    game=spec,
-                    names=(x, y),
-                    specs=(a.spec, b.spec),
-                    budgets=(config.budget_of(a), config.budget_of(b)),
-                    seed=_legacy_seed(config.seed, index) if legacy else game_seed(config.seed, x, y, r),
-                    opening=moves,
-                    limits=limits,
-                    isolate=config.isolate,
-                    hosts=schedule.hosts_of(a.spec, b.spec),
-                )
-            )
+            seed = _legacy_seed(config.seed, index) if legacy else None
+            schedule.games.append(schedule.task(index, pairing_of[pair], r, x, y, seed))
     return schedule
 
 

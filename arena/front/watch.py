@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from arena.execution.task import GameTask
+from arena.records import points
 from results.rows import GameRow
 
 
@@ -40,7 +41,7 @@ class Watcher:
 
     def __init__(self, stored: list[dict], scheduled: int):
         """``stored``: the games already in the database (``Store.summaries``); ``scheduled``: the schedule's size."""
-        self.board = Leaderboard((r["first"], r["second"], _score(r["result"])) for r in stored)
+        self.board = Leaderboard((r["first"], r["second"], points(r["result"])) for r in stored)
         self.total, self.initial = scheduled, len(stored)
 
     def tasks(self, todo: list[GameTask]) -> Iterable[GameTask]:
@@ -63,7 +64,3 @@ class Watcher:
     def news(self) -> Iterator[str]:
         """Lines to print above the progress bar, once each (none here)."""
         return iter(())
-
-
-def _score(result: str) -> float:
-    return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
