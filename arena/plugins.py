@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 import pluggy
 
@@ -55,7 +56,23 @@ class Registry:
         try:
             return table[name].cls
         except KeyError:
-            raise UnknownNameError(f"unknown {kind} {name!r}; available: {', '.join(sorted(table))}") from None
+            raise self.unknown(kind, name, table) from None
+
+    def unknown(self, kind: str, name: str, names) -> UnknownNameError:
+        """The error for a ``kind`` ("game" or "bot") ``name`` not among ``names``: what to install, if a
+        built-in plugin registers it only with an optional package (its ``unavailable(kind, name)``),
+        else the nearest names, else the command that lists them all."""
+        for plugin in DEFAULT_PLUGINS:
+            module = self.plugin_manager.get_plugin(plugin) if self.plugin_manager else None
+            unavailable = getattr(module, "unavailable", None)
+            why = unavailable(kind, str(name)) if unavailable else None
+            if why:
+                return UnknownNameError(why)
+        near = [repr(n) for n in _nearest(str(name), sorted(names))]
+        if not near:
+            return UnknownNameError(f"unknown {kind} {name!r} (arena {kind}s lists them)")
+        either = near[0] if len(near) == 1 else f"{', '.join(near[:-1])} or {near[-1]}"
+        return UnknownNameError(f"unknown {kind} {name!r}; did you mean {either}? (arena {kind}s lists them)")
 
     def _build(self, kind, table, spec, params) -> Configurable:
         name, text = parse_spec(spec)
@@ -66,6 +83,21 @@ class Registry:
             if why:
                 raise ParameterError(f"game {name!r} has bounds {built.bounds!r}: {why}")
         return built
+
+
+def _nearest(name: str, names: list[str]) -> list[str]:
+    """Up to three of ``names`` close to ``name``, also by the part after a dot (``go``: ``openspiel.go``)."""
+    short = {}
+    for full in names:
+        short.setdefault(full.rpartition(".")[2], full)
+    near = [short[s] for s in _close(name, short)] + _close(name, names)
+    return list(dict.fromkeys(near))[:3]
+
+
+def _close(word: str, names) -> list[str]:
+    """The names close to ``word`` (difflib's ratio at least 0.6), closest first, equally close ones in name order."""
+    scored = sorted((-SequenceMatcher(None, word, name).ratio(), name) for name in names)
+    return [name for score, name in scored if -score >= 0.6]
 
 
 def make_plugin_manager() -> pluggy.PluginManager:

@@ -21,7 +21,7 @@ from pathlib import Path
 def one(field: int, games: int, jobs: int, folder: Path) -> dict:
     from arena.front import ladder
     from arena.front.cli import main
-    from results import ladder as ladders
+    from arena.formats import ladder as ladders
 
     db = str(folder / f"ladder-{field}.db")
     draws: list[float] = []

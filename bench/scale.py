@@ -42,17 +42,16 @@ from pathlib import Path
 class Clock:
     """Wraps a format's watcher to time its rounds: wall, process and main-thread CPU."""
 
-    def __init__(self, format: str):
-        from arena.front.rounds import watcher_for
-
-        self.kind = watcher_for(format)
+    def __init__(self, config):
+        self.config = config
         self.marks: dict[str, tuple[float, float, float]] = {}
 
     def mark(self, name: str) -> None:
         self.marks[name] = (time.perf_counter(), time.process_time(), time.thread_time())
 
     def watch(self, stored, scheduled):
-        watcher, outer, clock = self.kind(stored, scheduled), self.kind.rounds, self
+        watcher = self.config.format.watcher(self.config, stored, scheduled)
+        outer, clock = type(watcher).rounds, self
 
         def rounds(todo, schedule):
             clock.mark("first")
@@ -75,7 +74,7 @@ def one(field: int, rounds: int, jobs: int, executor: str, folder: Path) -> dict
                               format="swiss", rounds=rounds)
     settings = RunSettings(folder / f"scale-{field}.db", jobs, dask="local" if executor == "dask" else None,
                            progress=False)
-    clock = Clock("swiss")
+    clock = Clock(config)
     clock.mark("call")
     result = run_tournament(config, settings, watch=clock.watch)
     games = result.played

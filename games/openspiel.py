@@ -110,6 +110,14 @@ def register_games(register):
         register(cls)
 
 
+def unavailable(kind: str, name: str) -> str | None:
+    """What to install for the game ``name`` when it is OpenSpiel's and open-spiel is not installed
+    (the registry's message for a name nothing registered); None otherwise."""
+    if kind == "game" and name.startswith(PREFIX) and not game_classes():
+        return f"the game {name!r} needs OpenSpiel: pip install 'botarena[openspiel]'"
+    return None
+
+
 def _make_class(game_type) -> type:
     short = game_type.short_name
     annotations, namespace = {}, {}

@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Iterable
 
+from arena.formats import stored_format
 from arena.records import GameRecord
 
 
@@ -67,6 +68,8 @@ class About:
     """A race's confidence and games budget."""
     sandboxed: bool | None = None
     """Every bot process ran under bubblewrap (see arena.execution.sandbox)."""
+    plan: str | None = None
+    """How much each bot plays, in the format's words (``Format.describe``)."""
 
     @classmethod
     def from_store(cls, tournament, finished: int) -> "About":
@@ -75,13 +78,14 @@ class About:
         bots = tuple(Entry(b["name"], b.get("spec"), b.get("budget")) for b in config.get("bots", ()))
         return cls(
             name=tournament.name, game=tournament.game, bots=bots, finished=int(finished),
-            # an SPRT or a race stops when it decides: its schedule is a most, never "partial"
-            scheduled=None if config.get("format") in ("sprt", "race", "ladder") else tournament.scheduled,
+            # a format that stops when it decides (an SPRT, a race): its schedule is a most, never "partial"
+            scheduled=None if stored_format(config).open_ended else tournament.scheduled,
             format=config.get("format"),
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
             version=tournament.version, opening_file=(config.get("opening_book") or {}).get("file"),
             sandboxed=bool(config.get("sandbox")), rounds=config.get("rounds"), race=config.get("race"),
+            plan=stored_format(config).describe(config) if config else None,
         )
 
     @classmethod
@@ -123,16 +127,10 @@ class About:
         if self.format:
             against = f" ({', '.join(self.challengers)} against the field)" if self.challengers else ""
             parts.append(self.format + against)
-        if self.rounds is not None:  # a Swiss: its rounds say how much each bot plays
-            parts.append(f"{self.rounds} rounds, one opening with both colours per pairing")
-        elif self.format == "ladder":
-            parts.append("placement gauntlet, then rating pairings, one opening with both colours per pairing")
-        elif self.race is not None:
-            parts.append(f"at most {self.race['max_games']:,} games, drops at {self.race['confidence']:g} confidence")
+        if self.plan:
+            parts.append(self.plan)
         elif self.games_per_pairing is not None:
-            # an SPRT's pair of bots plays until the test decides, at most this many games
-            most = "at most " if self.format == "sprt" else ""
-            parts.append(f"{most}{self.games_per_pairing} games per pairing")
+            parts.append(f"{self.games_per_pairing} games per pairing")
         if self.opening_file is not None:
             parts.append(f"openings from {self.opening_file}")
         elif self.openings is not None:

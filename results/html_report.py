@@ -17,13 +17,13 @@ from pathlib import Path
 import pandas as pd
 
 from arena.errors import ArenaError, ParameterError
+from arena.formats import stored_format
 from arena.game import Game
 from results.about import About
 from results.render import _number, directory
 from results.replay import pack, replay
 from results.report import by_colour, standings, terminations
 from results.sprt_report import game_pairs
-from results.verdict import sprt_box
 
 STANDINGS = {
     "games": "Games", "wins": "Wins", "draws": "Draws", "losses": "Losses", "score": "Points",
@@ -78,15 +78,6 @@ def _table(frame: pd.DataFrame, headers: dict[str, str], label: str = "Bot") -> 
         for name in frame.index
     ]
     return {"headers": [label] + [headers[c] for c in columns], "rows": rows}
-
-
-def _ladder(games: pd.DataFrame, config: dict | None, standings: pd.DataFrame) -> dict | None:
-    """A ladder's table (``results.ladder.ladder_table``, Elo from ``standings``) for the page; None for other formats."""
-    if not config or config.get("format") != "ladder":
-        return None
-    from results.ladder import ladder_table
-
-    return _table(ladder_table(games, config, standings), LADDER)
 
 
 def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
@@ -160,7 +151,8 @@ def html(tables, game: Game | None = None, config: dict | None = None) -> str:
     """The page of ``tables`` (``results.load``'s games, moves and about), as text.
 
     ``game`` (the tournament's game) draws the boards of the replays; ``config`` (the
-    stored tournament's settings) gives an SPRT run's hypotheses for its verdict.
+    stored tournament's settings) gives the sections only its format has (``Format.page``:
+    an SPRT run's verdict, a ladder's table).
     """
     check_jinja()
     import jinja2
@@ -170,6 +162,7 @@ def html(tables, game: Game | None = None, config: dict | None = None) -> str:
         raise ParameterError(f"tournament {about.name!r} has no finished game yet: nothing to report")
     moves = moves[moves["game_id"].isin(games["game_id"])]
     table = standings(games, moves)
+    sections = stored_format(config).page(games, config, table) if config else {}  # an SPRT's verdict, a ladder's table
     order = [str(b) for b in table.index]
     names = (game.player_name(0), game.player_name(1)) if game is not None else ("first", "second")
     colours = {f"{seat}_{what}": f"{label} as {names[k]}" for k, seat in enumerate(("first", "second"))
@@ -183,7 +176,7 @@ def html(tables, game: Game | None = None, config: dict | None = None) -> str:
         about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
         crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games), colours),
         faults=_table(terminations(games), FAULTS), charts=charts, charts_missing=charts_missing,
-        verdict=sprt_box(games, config), ladder=_ladder(games, config, table),
+        verdict=sections.get("verdict"), ladder=_table(sections["ladder"], LADDER) if "ladder" in sections else None,
         groups=listed, replays=replays, replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
         bots=order, results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
         scale=[(f"{100 * at:.0f}%", _colour(at)) for at, _ in SCALE],

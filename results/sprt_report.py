@@ -75,6 +75,22 @@ class PairWalk:
         return self.pairs - before
 
 
+def past_verdict(walk: PairWalk, in_flight: int) -> str:
+    """What a run says, once its test has decided, of the games after the deciding pair: those
+    finished already (in parallel with the pairs before it) and the ``in_flight`` ones it is still
+    finishing. The report counts the same games, once stored (``summary_lines``); "" if there are none."""
+    finished = len(walk.scores) - 2 * walk.pairs
+    if not finished + in_flight:
+        return ""
+    parts = []
+    if finished:
+        parts.append(f"{finished:,} finished")
+    if in_flight:
+        parts.append(f"{in_flight:,} in flight, finishing now")
+    return (f"{finished + in_flight:,} more games, after the deciding pair, do not count ({', '.join(parts)}): "
+            "they are stored but do not change the verdict")
+
+
 def test_of(config: dict) -> stats.SPRT:
     """The test a stored SPRT tournament's config records."""
     s = config["sprt"]
@@ -127,7 +143,8 @@ def sprt_summary(games: "pd.DataFrame", config: dict) -> dict:
     max_games; wins, draws, losses (new's, over the counted games); LL, LD, WL+DD, WD, WW;
     elo, elo_low, elo_high, elo_error (logistic, from the pairs), nelo, nelo_low, nelo_high,
     nelo_error; los (0 to 1); draw_rate (drawn games), pair_draw_rate (pairs scoring 1-1);
-    stored_games, uncounted_games (finished after the verdict: stored, not counted).
+    stored_games, uncounted_games (stored but not counted: after the deciding pair, or waiting
+    for a pair before them).
     """
     return summary(walk(games, config), len(games), config["bots"][1]["name"])
 
@@ -165,8 +182,8 @@ def summary_lines(s: dict) -> list[str]:
         lines.append(f"{s['uncounted_games']:,} more stored games wait for the pairs before them to finish")
     elif s["uncounted_games"]:
         lines.append(
-            f"{s['uncounted_games']:,} more stored games do not count: played past the deciding pair "
-            "(in flight when the verdict was reached), they are stored but do not change it"
+            f"{s['uncounted_games']:,} more stored games, after the deciding pair, do not count: played in "
+            "parallel with the pairs before it, they are stored but do not change the verdict"
         )
     return lines
 

@@ -65,8 +65,9 @@ def test_play_with_game_parameters_and_budget(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["play", "go", "--bot", "random", "--bot", "random"], "unknown game 'go'; available: bachet, chess, connect4"),
-        (["play", "nim", "--bot", "randum", "--bot", "random"], "unknown bot 'randum'; available: alphabeta"),
+        (["play", "conect4", "--bot", "random", "--bot", "random"], "unknown game 'conect4'; did you mean 'connect4'"),
+        (["play", "nim", "--bot", "randum", "--bot", "random"], "unknown bot 'randum'; did you mean 'random'? (arena bots lists them)"),
+        (["play", "nim", "--bot", "xyzzy", "--bot", "random"], "unknown bot 'xyzzy' (arena bots lists them)"),
         (["play", "nim", "--bot", "random"], "play needs exactly two --bot options, got 1"),
         (["play", "connect4:columns=0", "--bot", "random", "--bot", "random"], "parameter 'columns' of game 'connect4'"),
         (["play", "nim", "--bot", "alphabeta:depth=x", "--bot", "random"], "bad value 'x' for parameter 'depth' of bot 'alphabeta'"),
@@ -74,7 +75,7 @@ def test_play_with_game_parameters_and_budget(capsys):
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "nodes=0"], "bad budget nodes=0"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "fast"], "bad budget 'fast'"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--seed", "x"], "argument --seed: invalid int value"),
-        (["dance"], "invalid choice: 'dance'"),
+        (["dance"], "unknown command 'dance'; commands: games, bots, play, run, sprt, ladder, report, list, show, tree"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(capsys, argv, message):
@@ -83,6 +84,70 @@ def test_user_errors_are_one_line_and_exit_2(capsys, argv, message):
     assert err.startswith("arena: error: ")
     assert message in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# a mistyped flag of each subcommand (and of the top level), and the one line naming it
+MISTYPED_FLAGS = {
+    "arena": (["--verison"], "--verison", "--version"),
+    "games": (["games", "--jsno"], "--jsno", "--json"),
+    "bots": (["bots", "--jsn"], "--jsn", "--json"),
+    "play": (["play", "nim", "--bto", "random", "--bot", "random"], "--bto", "--bot"),
+    "run": (["run", "--gmaes", "4"], "--gmaes", "--games"),
+    "sprt": (["sprt", "alphabeta", "random", "--elo2", "3"], "--elo2", "--elo1"),
+    "ladder": (["ladder", "l.db", "--remvoe", "a"], "--remvoe", "--remove"),
+    "report": (["report", "r.db", "--fromat", "csv"], "--fromat", "--format"),
+    "list": (["list", "r.db", "--resutl", "win"], "--resutl", "--result"),
+    "show": (["show", "r.db", "1", "--tournamnet", "t"], "--tournamnet", "--tournament"),
+    "tree": (["tree", "nim", "--bot", "minimax", "--mvoes", "1"], "--mvoes", "--moves"),
+}
+
+
+def test_every_subcommand_has_a_mistyped_flag_case():
+    from arena.front.cli import build_parser
+
+    [commands] = [a.choices for a in build_parser()._actions if a.dest == "command"]
+    assert set(MISTYPED_FLAGS) == {"arena", *commands}
+
+
+@pytest.mark.parametrize("command", sorted(MISTYPED_FLAGS))
+def test_a_mistyped_flag_is_named_with_the_nearest_flag_of_its_subcommand(capsys, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    argv, typed, meant = MISTYPED_FLAGS[command]
+    prog = "arena" if command == "arena" else f"arena {command}"
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err == f"arena: error: unknown flag {typed!r} for {prog!r}; did you mean {meant!r}? (see '{prog} --help')\n"
+    assert list(tmp_path.iterdir()) == []  # refused before anything is opened or written
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["run", "--gmaes=4"], "unknown flag '--gmaes' for 'arena run'; did you mean '--games'? (see 'arena run --help')"),
+        (["run", "-games", "4"], "unknown flag '-games' for 'arena run'; did you mean '--games'? (see 'arena run --help')"),
+        (["run", "--xyzzy"], "unknown flag '--xyzzy' for 'arena run' (see 'arena run --help')"),
+        (["run", "--gmaes", "4", "--xyzzy", "--bto", "random"],
+         "unknown flags for 'arena run': '--gmaes' (did you mean '--games'?), '--xyzzy', '--bto' (did you mean '--bot'?) "
+         "(see 'arena run --help')"),
+        (["--verison", "run"], "unknown flag '--verison' for 'arena'; did you mean '--version'? (see 'arena --help')"),
+        (["show", "r.db", "1", "2"], "unrecognized arguments: 2 (see 'arena show --help')"),
+        (["rnu", "--games", "4"], "unknown command 'rnu'; did you mean 'run'? (see 'arena --help')"),
+        (["run", "--format", "gauntlett"],
+         "argument --format: invalid choice: 'gauntlett'; did you mean 'gauntlet'? (see 'arena run --help')"),
+        (["list", "r.db", "--result", "xyz"], "argument --result: invalid choice: 'xyz' (choose from "),
+    ],
+)
+def test_unknown_flags_commands_and_choices_are_one_line_with_a_suggestion(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and err.startswith(f"arena: error: {message}") and err.count("\n") == 1, err
+
+
+def test_an_openspiel_game_without_openspiel_names_the_extra(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if open-spiel were not installed
+    code, out, err = run(capsys, "play", "openspiel.hex:board_size=7", "--bot", "random", "--bot", "random")
+    assert code == 2
+    assert err == "arena: error: the game 'openspiel.hex' needs OpenSpiel: pip install 'botarena[openspiel]'\n"
 
 
 def test_console_script_and_module_entry_point():

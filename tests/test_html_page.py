@@ -14,7 +14,7 @@ from arena.front.cli import main
 from results.replay import board, pack, replay, unpack
 from results.sprt import SPRT, pentanomial
 from results.sprt_report import game_pairs
-from results.verdict import sprt_box
+from arena.formats.sprt import sprt_box
 from tests.report_data import config, store_tournament
 
 ROOT = Path(__file__).resolve().parent.parent

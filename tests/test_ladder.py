@@ -17,7 +17,7 @@ import pytest
 
 import results
 from arena.front.cli import main
-from results.ladder import STRIDE, draw_batch, ladder_table, placement_opponents, rating_pairs
+from arena.formats.ladder import STRIDE, draw_batch, ladder_table, placement_opponents, rating_pairs
 from results.store import Store
 from tests.helpers import needs_bwrap
 
@@ -184,7 +184,7 @@ def test_a_ladder_of_one_says_there_is_nothing_to_pair_then_plays_once_joined(tm
 @pytest.mark.parametrize("argv, message", [
     (["--remove", "zz"], "no bot 'zz' in ladder 'ladder'; members: a, b"),
     (["--add", "a=greedy"], "ladder 'ladder' has a bot 'a' already (random, joined"),
-    (["--add", "c=nosuch"], "unknown bot 'nosuch'; available: "),
+    (["--add", "c=nosuch"], "unknown bot 'nosuch' (arena bots lists them)"),
     (["--budget", "nodes=300"], "was created with other settings (--budget nodes=300 (stored nodes=200))"),
     (["--placement", "2"], "(--placement 2 (stored 4))"),
     (["--sandbox"], "(--sandbox (created without it))"),

@@ -60,6 +60,8 @@ def _layer(module: str) -> str:
         return "front"
     if module.startswith("bots.engine"):
         return "engines"
+    if module.startswith("arena.formats."):  # the package itself is the registry, read by name (core)
+        return "formats"
     return {"arena": "core"}.get(module.split(".")[0], module.split(".")[0])
 
 
@@ -72,7 +74,9 @@ ALLOWED = {
     "engines": {"core", "execution", "engines"},
     "execution": {"core", "execution"},
     "results": {"core", "results"},
-    "front": {"core", "execution", "results", "front"},
+    # a format lays out or pairs games (GameTask) and holds the report tables only it has
+    "formats": {"core", "execution", "results", "formats"},
+    "front": {"core", "execution", "results", "formats", "front"},
 }
 # Third-party modules a layer must not import: the core and execution start fast and run
 # anywhere; pandas belongs to results.
@@ -131,6 +135,8 @@ def test_the_checks_see_the_layers_they_guard():
     assert "arena.front.run" in GRAPH and "results.store" in GRAPH["arena.front.run"]
     assert "arena.execution.isolation" in GRAPH["arena.execution.worker"]
     assert _layer("arena.referee") == "core" and _layer("arena.execution.host") == "execution"
+    assert _layer("arena.formats") == "core" and _layer("arena.formats.swiss") == "formats"
+    assert "arena.formats.base" in GRAPH["arena.formats.swiss"]
     assert {"arena.front.run", "results.store"} <= set(GRAPH)
 
 

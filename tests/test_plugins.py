@@ -1,6 +1,9 @@
 """The plugin registry: built-ins through the same hooks, duplicates, broken plugins."""
 
+import sys
+import tomllib
 import types
+from pathlib import Path
 
 import pytest
 
@@ -31,13 +34,43 @@ def test_classes_are_registered_and_built_from_specs(registry):
     assert registry.bot("alphabeta:depth=4,ordering=false").spec == "alphabeta:depth=4,ordering=false"
 
 
-def test_unknown_names_list_what_is_available(registry):
+def test_unknown_names_suggest_the_nearest_or_say_how_to_list_them(registry):
     with pytest.raises(UnknownNameError) as info:
-        registry.game("go")
-    assert str(info.value) == "unknown game 'go'; available: " + ", ".join(sorted(registry.games))
+        registry.game("backgammon")
+    assert str(info.value) == "unknown game 'backgammon' (arena games lists them)"
     assert isinstance(info.value, KeyError)
-    with pytest.raises(UnknownNameError, match="unknown bot 'alphabta'; available: alphabeta, engine, greedy"):
-        registry.bot("alphabta")
+    with pytest.raises(UnknownNameError) as info:
+        registry.bot("alphabet")
+    assert str(info.value) == "unknown bot 'alphabet'; did you mean 'alphabeta'? (arena bots lists them)"
+    with pytest.raises(UnknownNameError) as info:
+        registry.game("tictacto")
+    near = "'tictactoe' or 'openspiel.tic_tac_toe'" if "openspiel.tic_tac_toe" in registry.games else "'tictactoe'"
+    assert str(info.value) == f"unknown game 'tictacto'; did you mean {near}? (arena games lists them)"
+
+
+def test_at_most_three_names_are_suggested_and_a_dotted_name_by_its_last_part():
+    registry = get_registry(entry_points=False)
+    registry.bots = {name: registry.bots["random"] for name in ("mcts1", "mcts2", "mcts3", "mcts4", "plugin.uct")}
+    with pytest.raises(UnknownNameError) as info:
+        registry.bot("mcts")
+    assert str(info.value) == "unknown bot 'mcts'; did you mean 'mcts1', 'mcts2' or 'mcts3'? (arena bots lists them)"
+    with pytest.raises(UnknownNameError, match=r"did you mean 'plugin\.uct'\?"):
+        registry.bot("uct")
+
+
+def test_an_openspiel_game_without_openspiel_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # open-spiel not installed
+    registry = get_registry(entry_points=False)
+    assert not any(name.startswith("openspiel.") for name in registry.games)
+    for spec in ("openspiel.hex", "openspiel.hex:board_size=7", "openspiel.no_such_game"):
+        with pytest.raises(UnknownNameError) as info:
+            registry.game(spec)
+        name = spec.partition(":")[0]
+        assert str(info.value) == f"the game {name!r} needs OpenSpiel: pip install 'botarena[openspiel]'"
+    with pytest.raises(UnknownNameError, match=r"^unknown game 'hexx' \(arena games lists them\)$"):
+        registry.game("hexx")  # only names of OpenSpiel's own say so
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    assert any(d.startswith("open-spiel") for d in pyproject["project"]["optional-dependencies"]["openspiel"])
 
 
 def test_a_test_plugin_adds_bots():

@@ -7,11 +7,11 @@ import sqlite3
 import results
 from arena import get_registry
 from arena.budget import Budget
-from arena.front.rounds import RaceWatcher
+from arena.formats.race import RaceWatcher
 from arena.front.run import run_tournament
 from arena.front.settings import RunSettings
 from arena.front.tournament import Entrant, TournamentConfig
-from results.race import Race, race_table
+from arena.formats.race import Race, race_table
 from results.store import Store
 from tests.plugins import graded
 

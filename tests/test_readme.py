@@ -1,4 +1,5 @@
-"""The README's examples work as written: every shell command finishes promptly, the plugin's
+"""The README's examples work as written: every shell command finishes promptly, what the commands
+write is ignored by git, the tournament file it shows is the one it runs, the plugin's
 ``pyproject.toml`` installs, and the defaults it states are the code's."""
 
 from __future__ import annotations
@@ -51,14 +52,17 @@ def why_skip(command: str, cwd: Path | None) -> str | None:
         return "runs this very test suite"
     if "human" in words:
         return "needs a person at the terminal (tests/test_play.py feeds the human bot instead)"
-    if "..." in words:
-        return "elided with '...': a sketch, not a command"
     if any(w.startswith("tcp://") for w in words):
         return "needs a running Dask cluster"
     if "--dask" in words and importlib.util.find_spec("distributed") is None:
         return "needs the optional package distributed (pip install 'botarena[dask]')"
     if "--plots" in words and importlib.util.find_spec("matplotlib") is None:
         return "needs the optional package matplotlib (pip install 'botarena[plots]')"
+    names = [w.partition(":")[0] for w in words if not w.endswith(".db")]  # game and bot names among them
+    if "chess" in names and importlib.util.find_spec("chess") is None:
+        return "needs the optional package python-chess (pip install 'botarena[chess]')"
+    if any(n.startswith("openspiel.") for n in names) and importlib.util.find_spec("pyspiel") is None:
+        return "needs the optional package open-spiel (pip install 'botarena[openspiel]')"
     if words[0] in ("cc", "gcc") and shutil.which(words[0]) is None:
         return f"needs a C compiler ({words[0]})"
     if any("uci:cmd=stockfish" in w for w in words) and not _stockfish():
@@ -69,9 +73,7 @@ def why_skip(command: str, cwd: Path | None) -> str | None:
     if words[1:2] == ["ladder"] and "--game" in words:
         read = read[1:]  # a ladder made by this command: its database is written, not read
     for name in read:
-        if not (cwd / name).exists() and name.endswith(".toml"):
-            return f"needs {name}: the README shows a tournament file's format (tests/test_docs.py checks it) but ships none"
-        if not (cwd / name).exists():
+        if not (cwd / name).exists() and name.endswith(".db"):
             return f"needs {name}, which the README's 'arena run' writes earlier in this module (run the module whole)"
     return None
 
@@ -94,17 +96,30 @@ def argv(command: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
-    """One directory for all the commands, in README order: reports read what runs stored."""
+    """One directory for all the commands, in README order: reports read what runs stored. It holds
+    the examples the commands use, as in the repository (the engines, the tournament file)."""
     folder = tmp_path_factory.mktemp("readme")
-    shutil.copytree(ROOT / "examples" / "engines", folder / "examples" / "engines")  # the engines the commands run
+    shutil.copytree(ROOT / "examples" / "engines", folder / "examples" / "engines", ignore=shutil.ignore_patterns("engine"))
+    shutil.copy(ROOT / "examples" / "tournament.toml", folder / "examples")
     return folder
+
+
+def _files(folder: Path) -> set[Path]:
+    return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file()}
 
 
 def test_the_readme_has_the_commands_this_module_runs():
     found = commands()
     assert "arena play nim:heaps=2,3,5 --bot minimax:depth=none@none --bot random --seed 7 --quiet" in found
     assert any(c.startswith("arena report arena-results.db") for c in found)
+    assert "arena run examples/tournament.toml --jobs 2" in found
+    assert any(c.startswith("arena run --format gauntlet --challenger ") for c in found)
     assert sum(why_skip(c, None) is None for c in found) >= 10
+
+
+def test_the_tournament_file_the_readme_shows_is_the_one_it_runs():
+    [shown] = [b for b in blocks("toml") if b.startswith('name = "c4-nodes"')]
+    assert (ROOT / "examples" / "tournament.toml").read_text() == shown
 
 
 @pytest.mark.slow
@@ -125,6 +140,24 @@ def test_readme_command_finishes_promptly(command, workdir):
     if " play " in f" {command} ":
         result = [line for line in proc.stdout.splitlines() if line.startswith("result ")]
         assert len(result) == 1 and "(normal)" in result[0], proc.stdout[-2000:]
+
+
+@pytest.mark.slow
+def test_what_the_commands_write_is_ignored_by_git(workdir):
+    """After the commands above, in their folder: each file they wrote is one git ignores at the
+    same place in the repository, so running the README there leaves ``git status`` clean."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs git and the repository")
+    written = sorted(
+        str(p) for p in _files(workdir) if not (ROOT / p).is_file() or (ROOT / p).read_bytes() != (workdir / p).read_bytes()
+    )
+    if not any(name.endswith(".db") for name in written):
+        pytest.skip("no README command ran before this test (run the module whole)")
+    check = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--stdin"], cwd=ROOT, input="\n".join(written), capture_output=True, text=True
+    )
+    assert check.returncode in (0, 1), check.stderr  # 1: none is ignored
+    assert set(written) - set(check.stdout.splitlines()) == set(), "written by the README's commands, not ignored by git"
 
 
 def test_the_playing_section_states_the_default_budget_and_watchdog():

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,7 +13,8 @@ import pytest
 import results
 from arena.front.cli import main
 from results import sprt as stats
-from results.sprt_report import PairWalk, pair_table, sprt_summary
+from results.sprt_report import PairWalk, pair_table, past_verdict, sprt_summary, summary_lines
+from results.sprt_report import summary as report_summary
 from results.store import Store
 from tests.helpers import stored
 
@@ -122,6 +124,55 @@ def test_pairs_count_in_pair_order_whatever_order_games_finish():
     # pair 0 counts only once both its games are in
     walk = PairWalk(test, "new", 200)
     assert walk.add(1, "base", 0.0) == 0 and walk.add(0, "new", 1.0) == 1 and walk.counts == [0, 0, 0, 0, 1]
+
+
+def test_the_run_and_the_report_count_the_same_games_after_the_deciding_pair():
+    # the games of the pairs after the deciding one, as they come in: some finished before the
+    # verdict (later pairs, played in parallel), the rest in flight when it is reached
+    test = stats.SPRT(0, 50)
+    walk = PairWalk(test, "new", 100)
+    game = lambda i: (i, "new", 1.0) if i % 2 == 0 else (i, "base", 0.0)  # new wins every game
+    decides = next(p for p in range(1, 100) if test.status([0, 0, 0, 0, p]).verdict) - 1  # the deciding pair
+    last = 2 * decides + 1
+    for i in [*range(last), last + 1, last + 2, last + 3]:  # pair decides+1 and half of the next finish first
+        walk.add(*game(i))
+    assert not walk.over
+    walk.add(*game(last))
+    assert walk.verdict == "H1" and walk.pairs == decides + 1
+    said = past_verdict(walk, in_flight=2)
+    assert said == ("5 more games, after the deciding pair, do not count (3 finished, 2 in flight, finishing now): "
+                    "they are stored but do not change the verdict")
+    for i in (last + 4, last + 5):  # the games in flight are finished and stored
+        walk.add(*game(i))
+    lines = summary_lines(report_summary(walk, last + 6))
+    assert ("5 more stored games, after the deciding pair, do not count: played in parallel with the pairs before "
+            "it, they are stored but do not change the verdict") in lines
+    assert past_verdict(PairWalk(test, "new", 100), 0) == ""
+
+
+def _uncounted(text: str, pattern: str) -> int:
+    found = re.findall(pattern, text)
+    assert len(found) <= 1, text
+    return int(found[0].replace(",", "")) if found else 0
+
+
+def test_a_stopped_sprt_and_its_report_name_the_same_uncounted_games(tmp_path, capsys):
+    db = tmp_path / "s.db"
+    code = main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=2000",
+                 "--db", str(db), "--jobs", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    s = summary(db)
+    assert s["verdict"] == "H1"
+    [verdict] = [line for line in err.splitlines() if line.startswith("arena: SPRT H1 accepted after ")]
+    assert f"after {s['pairs']} pairs" in verdict
+    announced = _uncounted(verdict, r"; ([\d,]+) more games, after the deciding pair, do not count")
+    reported = _uncounted(out, r"\n([\d,]+) more stored games, after the deciding pair, do not count")
+    assert announced == reported == s["uncounted_games"] == stored(db) - s["games"], (verdict, out)
+    if announced:
+        finished = _uncounted(verdict, r"\(([\d,]+) finished")
+        flying = _uncounted(verdict, r"([\d,]+) in flight, finishing now")
+        assert finished + flying == announced
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,9 @@ from arena.budget import Budget
 from arena.front.run import run_tournament
 from arena.front.settings import RunSettings
 from arena.front.tournament import Entrant, TournamentConfig
-from results.race import Race, holm, race_table, sign_p
+from arena.formats.race import Race, holm, race_table, sign_p
 from results.store import Store
-from results.swiss import Swiss, swiss_standings
+from arena.formats.swiss import SwissState as Swiss, swiss_standings
 from tests.plugins import graded
 
 pytest.importorskip("networkx", reason="the swiss format needs networkx")
@@ -149,7 +149,7 @@ def test_pairing_a_round_costs_about_the_same_per_bot_in_a_field_of_64_and_of_51
     import random
     import time
 
-    from results import swiss as swissing
+    from arena.formats import swiss as swissing
 
     blocks = []
     match = Swiss._match

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sqlite3
 import sys
+from difflib import get_close_matches
 
 import arena
 from arena.errors import ArenaError
@@ -13,10 +15,10 @@ from arena.front import interrupt
 from arena.front.play import cmd_play
 from arena.front.probing import command_registry, config_registry
 from arena.front.reports import (
-    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, report_text,
-    write_html_report,
+    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, finish,
 )
-from arena.front.settings import DEFAULT_SETTINGS, RACE_CONFIDENCE, RACE_GAMES, UsageError
+from arena.front.options import add_flags, overrides
+from arena.front.settings import DEFAULT_SETTINGS, SPRT_SETTINGS, UsageError
 from arena.front.tree import add_parser as add_tree_parser, cmd_tree
 from arena.params import format_value
 from arena.plugins import Registry
@@ -27,12 +29,69 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line and exit code 2, like every other user error
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but arguments no parser knows are reported by the parser they were
+        given to, the subcommand's or this one (before the subcommand), naming the nearest flags."""
+        args = sys.argv[1:] if args is None else [str(a) for a in args]
+        namespace, extras = self.parse_known_args(args, namespace)
+        if extras:
+            parser, at = self._subcommand(args, namespace)
+            if any(_is_flag(a) for a in args[:at]):  # a flag before the subcommand: this parser's
+                parser, extras = self, [a for a in args[:at] if _is_flag(a)]
+            parser.error(parser._unrecognized(extras))
+        return namespace
+
+    def _subcommand(self, args: list[str], namespace) -> tuple["_Parser", int]:
+        """The chosen subcommand's parser and where its name stands in ``args``; else this parser and len(args)."""
+        for action in self._actions:
+            name = getattr(namespace, action.dest, None) if action.nargs == argparse.PARSER else None
+            if name in (action.choices or {}) and name in args:
+                return action.choices[name], args.index(name)
+        return self, len(args)
+
+    def _unrecognized(self, extras: list[str]) -> str:
+        """What is wrong with ``extras``: the unknown flags among them, each with the nearest flag of this parser."""
+        flags = [a.partition("=")[0] for a in extras if _is_flag(a)]
+        if not flags:
+            return f"unrecognized arguments: {' '.join(extras)}"
+        options = list(self._option_string_actions)
+        if len(flags) == 1:
+            near = _nearest_flag(flags[0], options)
+            return f"unknown flag {flags[0]!r} for {self.prog!r}" + (f"; did you mean {near!r}?" if near else "")
+        named = [f"{f!r} (did you mean {n!r}?)" if (n := _nearest_flag(f, options)) else repr(f) for f in flags]
+        return f"unknown flags for {self.prog!r}: {', '.join(named)}"
+
+    def _check_value(self, action, value):
+        """An unknown subcommand or choice, with the nearest valid one where one is close."""
+        if action.choices is None or value in action.choices:
+            return
+        choices = [str(c) for c in action.choices]
+        near = get_close_matches(str(value), choices, n=1)
+        if action.nargs == argparse.PARSER:
+            hint = f"did you mean {near[0]!r}?" if near else f"commands: {', '.join(choices)}"
+            raise argparse.ArgumentError(None, f"unknown command {value!r}; {hint}")
+        if near:
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}; did you mean {near[0]!r}?")
+        super()._check_value(action, value)
+
+
+def _is_flag(arg: str) -> bool:
+    """Whether a command-line word is written as a flag (``-x``, ``--name``), not a value such as ``-3``."""
+    return arg.startswith("-") and len(arg) > 1 and not re.fullmatch(r"-\d+|-\d*\.\d+", arg)
+
+
+def _nearest_flag(flag: str, options: list[str]) -> str | None:
+    """The option string of ``options`` nearest to ``flag``, compared without their dashes; None if none is close."""
+    bare = {o.lstrip("-"): o for o in options}
+    near = get_close_matches(flag.lstrip("-"), list(bare), n=1)
+    return bare[near[0]] if near else None
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="arena", description="Game-playing bots, a referee, and tournaments.")
     parser.add_argument("--version", action="version", version=f"arena {arena.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    d = DEFAULT_SETTINGS  # every default shown below comes from here
+    d = DEFAULT_SETTINGS  # every default shown below comes from here (or SPRT_SETTINGS), through the settings table
 
     for kind in ("games", "bots"):
         p = sub.add_parser(kind, help=f"list the registered {kind} and their parameters")
@@ -52,18 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="[NAME=]SPEC[@BUDGET]",
         help="a bot, given twice (the first moves first), as in 'arena run'; 'human' is you",
     )
-    p.add_argument("--budget", help=f"per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS (CPU time), or none (default {d['budget']})")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' randomness (default: a random one)")
     p.add_argument(
         "--quiet", action="store_true", help="show only the final board and result (and a person's board before each move)"
     )
-    _limit_flags(p, ("time_margin", "watchdog"))
-    p.add_argument(
-        "--no-isolation", dest="isolate", action="store_false",
-        help="run the bots in this process, with no watchdog (trusted bots only)",
-    )
-    _sandbox_flag(p, False)
-    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
+    add_flags(p, "play", d)
+    _plugin_flag(p)
 
     p = sub.add_parser(
         "run",
@@ -74,55 +127,48 @@ def build_parser() -> argparse.ArgumentParser:
         "stored tournament: only the new games are played.",
     )
     p.add_argument("config", nargs="?", help="tournament file (TOML)")
-    p.add_argument("--game", help=f"game spec (default {d['game']})")
-    p.add_argument(
-        "--bot", action="append", metavar="[NAME=]SPEC[@BUDGET]",
-        help=f"a bot (repeat); replaces the file's bots (default {' '.join(map(_setting_text, d['bots']))})",
-    )
-    p.add_argument("--budget", help=f"default per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS (default {_setting_text(d['budget'])})")
-    p.add_argument("--games", type=int, help=f"games per pairing, even: colours are swapped (default {d['games']})")
-    _opening_flags(p, d)
-    p.add_argument(
-        "--format", choices=("round-robin", "gauntlet", "swiss", "race"), help=f"tournament format (default {d['format']})"
-    )
-    rounds = "none: give it with --format swiss" if d["rounds"] is None else d["rounds"]
-    confidence = RACE_CONFIDENCE if d["confidence"] is None else d["confidence"]
-    most = RACE_GAMES if d["max_games"] is None else d["max_games"]
-    p.add_argument("--rounds", type=int, metavar="R", help=f"rounds of a swiss, each pairing one opening with both colours (default {rounds})")
-    p.add_argument("--confidence", type=float, help=f"a race drops a bot worse than the leader at this confidence (default {confidence:g})")
-    p.add_argument("--max-games", type=int, metavar="N", help=f"a race's games budget (default {most})")
-    p.add_argument(
-        "--challenger", action="append", metavar="NAME",
-        help=f"gauntlet challenger (repeat; default {', '.join(d['challengers']) or 'none'})",
-    )
-    _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
-    p.add_argument(
-        "--no-isolation", dest="isolate", action="store_false", default=None,
-        help="run bots inside the worker processes: faster, but a hung or crashing bot is not contained "
-        f"(default: {'isolated' if d['isolate'] else 'not isolated'})",
-    )
-    _sandbox_flag(p)
-    derived = "GAME-BUDGET-HASH of the settings that are not grown"
-    p.add_argument("--name", help=f"tournament name in the database (default: {d['name'] or derived})")
-    p.add_argument("--db", help=f"results database, SQLite (default {d['database']})")
-    jobs = "the number of CPUs" if d["jobs"] is None else d["jobs"]
-    p.add_argument("--jobs", type=int, help=f"worker processes (default: {jobs})")
-    p.add_argument(
-        "--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local' (default: this machine's processes)"
-    )
-    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
-    p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
+    add_flags(p, "run", d)
+    _plugin_flag(p)
+    _html_flag(p)
 
-    _sprt_parser(sub)
-    _ladder_parser(sub, d)
+    p = sub.add_parser(
+        "sprt",
+        help="is NEW better than BASE? play game pairs until a sequential test decides",
+        description="A sequential probability ratio test: NEW and BASE play pairs of games (one opening, colours "
+        "swapped), in parallel, until the log-likelihood ratio crosses a bound (H1: NEW is better by elo1; H0: "
+        "by no more than elo0) or --max-games are played (inconclusive). Pairs count in pair order, so under node "
+        "budgets a rerun or a resumed run gives the same verdict. Stored like a tournament; running the same "
+        "command again resumes. Settings come from defaults, then CONFIG (TOML, with new and base), then flags.",
+    )
+    p.add_argument("positional", nargs="*", metavar="[CONFIG.toml] NEW BASE", help="bots as in 'arena run': [NAME=]SPEC[@BUDGET]")
+    add_flags(p, "sprt", SPRT_SETTINGS)
+    _plugin_flag(p)
+    _html_flag(p)
+
+    p = sub.add_parser(
+        "ladder", help="a standing ladder: bots join and leave over days, paired by rating",
+        description="A ladder that bots join (--add) and leave (--remove) over days. A new bot first plays a "
+        "placement gauntlet against opponents spread over the ratings, then rating pairings (near opponents, "
+        "least-played pairs first); ratings are one fit over all the ladder's games. Settings are fixed when the "
+        "ladder is created; later calls use the stored ones. It runs until Ctrl-C or --games; running it again "
+        "resumes. While it runs, --add or --remove from another terminal is recorded and picked up at its next batch.",
+    )
+    p.add_argument("db", help="results database (created with the ladder)")
+    p.add_argument("--add", action="extend", nargs="+", metavar="[NAME=]SPEC[@BUDGET]", help="bots joining the ladder")
+    p.add_argument("--remove", action="extend", nargs="+", metavar="NAME",
+                   help="bots leaving: their games stay and count in the ratings; they play no more")
+    p.add_argument("--games", type=int, metavar="N",
+                   help="play N more games in this call, then stop (default: until Ctrl-C; 0: record --add/--remove only)")
+    p.add_argument("--name", help="ladder name in the database (default ladder)")
+    add_flags(p, "ladder", d)
+    _plugin_flag(p)
 
     p = sub.add_parser("report", help="print or write the report of a stored tournament")
     p.add_argument("db", help="results database")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
-    p.add_argument(
-        "--format", choices=REPORT_FORMATS, help="text (the default), csv, markdown, json or html (the one-file "
-        "page --html writes); with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
+    _output_format(
+        p, REPORT_FORMATS, "text (the default), csv, markdown, json or html (the one-file page --html writes); "
+        "with --out FILE, the default is the file's extension's (.txt .md .csv .json .html)",
     )
     p.add_argument(
         "--out", metavar="PATH", help="write the report into a file (one with an extension, or an existing "
@@ -160,117 +206,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _opening_flags(p: argparse.ArgumentParser, d: dict) -> None:
-    p.add_argument(
-        "--openings", metavar="PLIES|FILE",
-        help=f"random opening plies per game pair, or an openings file: one opening per line, "
-        f"each played twice with colours swapped (default {d['openings']})",
-    )
-    p.add_argument(
-        "--shuffle", action="store_true", default=None,
-        help="play the openings file's lines in an order shuffled by --seed, not the file's "
-        f"(default {format_value(d['shuffle'])})",
-    )
-    p.add_argument("--seed", type=int, help=f"master seed (default {d['seed']})")
+def _output_format(p: argparse.ArgumentParser, choices, text: str) -> None:
+    """``--as``, the output format; ``--format``, its earlier spelling, still taken (not shown)."""
+    p.add_argument("--as", dest="format", choices=choices, metavar="FORMAT", help=text)
+    p.add_argument("--format", dest="format", choices=choices, help=argparse.SUPPRESS)
 
 
-def _sprt_parser(sub) -> None:
-    from arena.front.settings import SPRT_SETTINGS as s
-
-    p = sub.add_parser(
-        "sprt",
-        help="is NEW better than BASE? play game pairs until a sequential test decides",
-        description="A sequential probability ratio test: NEW and BASE play pairs of games (one opening, colours "
-        "swapped), in parallel, until the log-likelihood ratio crosses a bound (H1: NEW is better by elo1; H0: "
-        "by no more than elo0) or --max-games are played (inconclusive). Pairs count in pair order, so under node "
-        "budgets a rerun or a resumed run gives the same verdict. Stored like a tournament; running the same "
-        "command again resumes. Settings come from defaults, then CONFIG (TOML, with new and base), then flags.",
-    )
-    p.add_argument("positional", nargs="*", metavar="[CONFIG.toml] NEW BASE", help="bots as in 'arena run': [NAME=]SPEC[@BUDGET]")
-    p.add_argument("--game", help=f"game spec (default {s['game']})")
-    p.add_argument("--budget", help=f"default per-move budget (default {_setting_text(s['budget'])})")
-    p.add_argument("--elo0", type=float, help=f"Elo difference under H0 (default {s['elo0']:g})")
-    p.add_argument("--elo1", type=float, help=f"Elo difference under H1, more than elo0 (default {s['elo1']:g})")
-    p.add_argument("--alpha", type=float, help=f"chance of accepting H1 when H0 holds (default {s['alpha']:g})")
-    p.add_argument("--beta", type=float, help=f"chance of accepting H0 when H1 holds (default {s['beta']:g})")
-    p.add_argument("--model", choices=("normalized", "logistic"), help=f"the Elo of elo0 and elo1 (default {s['model']})")
-    p.add_argument("--max-games", type=int, metavar="N", help=f"stop undecided after N games, even (default {s['max_games']})")
-    _opening_flags(p, s)
-    _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
-    p.add_argument("--no-isolation", dest="isolate", action="store_false", default=None, help="run bots inside the worker processes")
-    _sandbox_flag(p)
-    p.add_argument("--name", help="tournament name in the database (default: GAME-BUDGET-HASH of the settings)")
-    p.add_argument("--db", help=f"results database, SQLite (default {s['database']})")
-    p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
-    p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local'")
+def _plugin_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
+
+
+def _html_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
-
-
-def _ladder_parser(sub, d: dict) -> None:
-    p = sub.add_parser(
-        "ladder", help="a standing ladder: bots join and leave over days, paired by rating",
-        description="A ladder that bots join (--add) and leave (--remove) over days. A new bot first plays a "
-        "placement gauntlet against opponents spread over the ratings, then rating pairings (near opponents, "
-        "least-played pairs first); ratings are one fit over all the ladder's games. Settings are fixed when the "
-        "ladder is created; later calls use the stored ones. It runs until Ctrl-C or --games; running it again "
-        "resumes. While it runs, --add or --remove from another terminal is recorded and picked up at its next batch.",
-    )
-    p.add_argument("db", help="results database (created with the ladder)")
-    p.add_argument("--add", action="extend", nargs="+", metavar="[NAME=]SPEC[@BUDGET]", help="bots joining the ladder")
-    p.add_argument("--remove", action="extend", nargs="+", metavar="NAME",
-                   help="bots leaving: their games stay and count in the ratings; they play no more")
-    p.add_argument("--games", type=int, metavar="N",
-                   help="play N more games in this call, then stop (default: until Ctrl-C; 0: record --add/--remove only)")
-    p.add_argument("--name", help="ladder name in the database (default ladder)")
-    p.add_argument("--game", help=f"game spec, set at creation (default {d['game']})")
-    p.add_argument("--budget", help=f"default per-move budget, set at creation (default {_setting_text(d['budget'])})")
-    _opening_flags(p, d)
-    p.add_argument("--placement", type=int, metavar="K",
-                   help="pairings of a new bot's placement gauntlet, two games each, set at creation (default 4)")
-    p.add_argument("--batch", type=int, metavar="P",
-                   help="most rating pairings per batch (ratings are refit between batches), set at creation "
-                   "(default: every placed bot once a batch)")
-    _limit_flags(p, ("time_margin", "watchdog", "memory_limit", "output_limit"))
-    p.add_argument("--no-isolation", dest="isolate", action="store_false", default=None,
-                   help="run bots inside the worker processes, set at creation")
-    _sandbox_flag(p)
-    p.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
-    p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar (default: a bar on stderr)")
-
-
-_LIMIT_HELP = {
-    "time_margin": ("SECONDS", float, "grace past a time budget (default {})"),
-    "watchdog": ("SECONDS", float, "limit on a move without a time budget, and on start-up (default {})"),
-    "memory_limit": ("MIB", int, "memory limit per bot process (default {}; 0: none)"),
-    "output_limit": ("KIB", int, "stdout+stderr limit per bot and game (default {})"),
-}
-
-
-def _limit_flags(p: argparse.ArgumentParser, keys) -> None:
-    """The flags of the limits in ``keys``, their defaults taken from DEFAULT_SETTINGS."""
-    for key in keys:
-        metavar, kind, text = _LIMIT_HELP[key]
-        default = DEFAULT_SETTINGS[key]
-        shown = "none" if default is None else f"{default:g}"
-        p.add_argument("--" + key.replace("_", "-"), type=kind, metavar=metavar, help=text.format(shown))
-
-
-def _sandbox_flag(p: argparse.ArgumentParser, default=None) -> None:
-    p.add_argument(
-        "--sandbox", action="store_true", default=default,
-        help="run every bot process under bubblewrap: no network, no files but its own and a scratch folder "
-        f"(default: {'sandboxed' if DEFAULT_SETTINGS['sandbox'] else 'not sandboxed'})",
-    )
-
-
-def _setting_text(value) -> str:
-    """A default setting as a user would type it."""
-    if isinstance(value, dict):  # a bot or budget given as a TOML table
-        return ",".join(f"{k}={format_value(v)}" for k, v in value.items())
-    return format_value(value)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -287,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"arena: error: {exc}", file=sys.stderr)
         return 2
     except sqlite3.DatabaseError as exc:  # read past the checks at opening: a damaged page
-        print(f"arena: error: {damaged(getattr(args, 'db', None) or 'the results database', exc)}", file=sys.stderr)
+        print(f"arena: error: {damaged(getattr(args, 'db', None) or getattr(args, 'database', None) or 'the results database', exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\narena: interrupted", file=sys.stderr)
@@ -317,55 +264,11 @@ def cmd_run(registry: Registry, args) -> int:
     from arena.front.run import run_tournament
     from arena.front.settings import build, settings
 
-    overrides = {
-        "game": args.game,
-        "bots": args.bot,
-        "budget": args.budget,
-        "games": args.games,
-        "openings": args.openings,
-        "shuffle": args.shuffle,
-        "seed": args.seed,
-        "format": args.format,
-        "challengers": args.challenger,
-        "rounds": args.rounds, "confidence": args.confidence, "max_games": args.max_games,
-        "time_margin": args.time_margin,
-        "watchdog": args.watchdog,
-        "memory_limit": args.memory_limit,
-        "output_limit": args.output_limit,
-        "isolate": args.isolate,
-        "sandbox": args.sandbox,
-        "name": args.name,
-        "database": args.db,
-        "jobs": args.jobs,
-    }
     html = check_html_target(args.html) if args.html else None  # a bad path fails before any game
-    values = settings(args.config, overrides)
-    values.update(dask=args.dask, progress=not args.no_progress)
-    config, run = build(values)
+    config, run = build(settings(args.config, overrides(args, "run")))
     registry = config_registry(args.plugin, config)
     result = run_tournament(config, run, plugins=args.plugin, registry=registry)
-    db = str(run.database)
-    if result.interrupted:
-        stored = result.already + result.played
-        print(
-            f"arena: interrupted: {stored} of {result.scheduled} games are stored in {db!r}; "
-            "run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
-    name = result.tournament.name
-    print(report_text(db, name))
-    print(f"\n{result.already + result.played} of {result.scheduled} games in {db!r} (tournament {name!r}; {result.played} played now)")
-    if html is not None:
-        print(f"HTML report: {write_html_report(db, html, name, registry)}")
-    if result.failed:
-        print(
-            f"arena: {len(result.failed)} games could not be played (see the warnings above); "
-            "run the same command again to retry them",
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+    return finish(result, run.database, html, registry)
 
 
 def _sprt(registry: Registry, args) -> int:

@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from arena.front.tournament import ROUND_FORMATS, Stage, TournamentConfig
+from arena.formats import formats, stored_format
+from arena.front.tournament import Stage, TournamentConfig
 from results.store import ConfigMismatch, Tournament
 
 #: The flag of each stored setting, for messages.
@@ -44,10 +45,10 @@ FLAGS = {
     "output_limit": "--output-limit",
     "sandbox": "--sandbox",
     "opening_book": "--openings",
-    "sprt": "--elo0/--elo1/--alpha/--beta/--model",
-    "rounds": "--rounds",
-    "race": "--confidence/--max-games",
 }
+for _format in formats().values():  # the formats' own settings, each stored key with the flags that set it
+    for _key in dict.fromkeys(k for row in _format.settings for k in row.stored):
+        FLAGS.setdefault(_key, "/".join(row.option for row in _format.settings if _key in row.stored))
 #: Settings a tournament can grow in; the derived name leaves them out.
 GROWING = ("games_per_pairing", "bots", "challengers")
 _NOT_SETTINGS = ("name", "schedule", "grown_from")
@@ -126,7 +127,7 @@ def compare(stored: dict, config: TournamentConfig) -> Verdict:
     games, old_games = new["games_per_pairing"], stored.get("games_per_pairing")
     if old_games is not None and games != old_games:
         (out.fewer if games < old_games else out.more).append("--games")
-    if stored.get("format") in ROUND_FORMATS:  # paired as results came in: other bots, other pairings
+    if not stored_format(stored).grows:  # paired as results came in: other bots, other pairings
         out.changed += [f for f in out.more if f not in out.changed]
         out.more = []
     return out
@@ -187,8 +188,9 @@ def _refusal(stored: Tournament, verdict: Verdict, db: Path) -> ConfigMismatch:
         parts.append(f"--games asks for fewer than its {old['games_per_pairing']} per pairing")
     if verdict.missing:
         parts.append(f"--bot leaves out {', '.join(map(repr, verdict.missing))}")
-    if old.get("format") == "sprt":  # an SPRT's games per pairing are its --max-games
-        parts = [p.replace("--games asks", "--max-games asks").replace(" per pairing", " games") for p in parts]
+    flag = stored_format(old).flag("games_per_pairing")
+    if flag:  # an SPRT's games per pairing are its --max-games
+        parts = [p.replace("--games asks", f"{flag} asks").replace(" per pairing", " games") for p in parts]
     return ConfigMismatch(
         f"{where} already holds these games ({'; '.join(parts)}): a smaller tournament plays nothing new; "
         f"see it with 'arena report {db} --tournament {stored.name}', or give a new name with --name"

@@ -15,48 +15,40 @@ from __future__ import annotations
 import json
 import os
 import sys
-from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tqdm import tqdm
-
 from arena import __version__
-from arena.execution.executors import executor as make_executor
 from arena.execution.pool import Failure
-from arena.front import interrupt
+from arena.formats.ladder import MAX_PAIRS, PLACEMENT, Ladder, LadderWatcher
+from arena.front.options import rows
 from arena.front.probing import config_registry, host_table, run_registry
-from arena.front.settings import DEFAULT_SETTINGS, ConfigError, UsageError, build, parse_entrant
+from arena.front.run import run_tournament
+from arena.front.settings import DEFAULT_SETTINGS, ConfigError, RunSettings, UsageError, build, parse_entrant
 from arena.front.tournament import Entrant, Schedule, TournamentConfig, round_openings, validate
-from arena.opening import stored_text
-from arena.records import points
-from results import ladder as ladders
-from results.rows import game_rows
 from results.store import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock, Store
-from results.writer import GameWriter
 
 # The ladder refits ratings (small matrices) between batches while the workers play: BLAS
 # threads would only spin against them on the same cores. Set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-#: Settings fixed when a ladder is created, as ``arena run`` names them (see DEFAULT_SETTINGS).
-KEYS = ("game", "budget", "openings", "shuffle", "seed", "time_margin", "watchdog", "memory_limit", "output_limit",
-        "isolate", "sandbox")
-FLAGS = {"game": "--game", "budget": "--budget", "openings": "--openings", "shuffle": "--shuffle", "seed": "--seed",
-         "time_margin": "--time-margin", "watchdog": "--watchdog", "memory_limit": "--memory-limit",
-         "output_limit": "--output-limit", "isolate": "--no-isolation", "sandbox": "--sandbox",
-         "placement": "--placement", "batch": "--batch"}
+#: Settings fixed when a ladder is created (the settings table's ``fixed`` rows), and their flags;
+#: the ladder's own (placement, batch) are kept beside the others.
+FIXED = [row for row in rows("ladder") if row.fixed]
+SHAPE = tuple(row.key for row in Ladder.settings)
+KEYS = tuple(row.key for row in FIXED if row.key not in SHAPE)
+FLAGS = {row.key: row.option for row in FIXED}
 DEFAULT_NAME = "ladder"
-FORMAT = "ladder"
 
 
 def tournament_config(stored: dict, members: list[dict] | None = None) -> TournamentConfig:
     """The TournamentConfig a ladder's games are played with (``members``: default, all stored ones)."""
     members = stored["bots"] if members is None else members
     bots = [{"name": m["name"], "spec": m["spec"], **({"budget": m["budget"]} if m.get("budget") else {})} for m in members]
-    values = {**DEFAULT_SETTINGS, **stored["settings"], "bots": bots or ["random"], "games": 2, "format": "round-robin",
-              "challengers": [], "database": "-", "jobs": 1}
+    values = {**DEFAULT_SETTINGS, **stored["settings"], "bots": bots or ["random"], "games": 2, "format": Ladder.name,
+              "placement": stored.get("placement"), "batch": stored.get("batch"), "challengers": [], "database": "-",
+              "jobs": 1}
     config, _ = build(values)
     return config if bots else replace(config, bots=())
 
@@ -77,8 +69,8 @@ def stored_config(values: dict, placement: int, batch: int, members: list[dict])
                                      "memory_limit", "output_limit")}
     if "opening_book" in identity:
         out["opening_book"] = identity["opening_book"]
-    out.update(format=FORMAT, schedule="ladder/1", settings=values, placement=placement, batch=batch,
-               games_per_pairing=2, challengers=[], sandbox=config.sandbox, bots=members)
+    out.update(format=Ladder.name, schedule="ladder/1", settings=values, placement=placement, batch=batch,
+               games_per_pairing=2, challengers=[], sandbox=config.limits.sandbox, bots=members)
     return out
 
 
@@ -91,7 +83,7 @@ def conflicts(stored: dict, given: dict) -> list[str]:
                 out.append(f"{FLAGS[key]} {value} (stored {stored.get(key)})")
             continue
         try:
-            mine = tournament_config({"settings": {**stored["settings"], key: value}, "bots": []}).identity()
+            mine = tournament_config({**stored, "settings": {**stored["settings"], key: value}, "bots": []}).identity()
         except ConfigError:
             out.append(FLAGS[key])
             continue
@@ -120,126 +112,55 @@ class LadderResult:
 
 
 def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = None, jobs: int = 1, plugins=(),
-               registry=None, progress: bool = False, lock: RunLock | None = None) -> LadderResult:
+               registry=None, progress: bool = False, lock: RunLock | None = None, dask: str | None = None) -> LadderResult:
     """Play the ladder ``name`` until ``games`` more games are stored (None: until Ctrl-C) or
-    nothing can be paired. ``lock``: the run lock, if the caller holds it already (released here at the end)."""
-    plugins = tuple(plugins)
-    result = LadderResult(name)
+    nothing can be paired, through the run loop every format is played by (``run_tournament``).
+    ``lock``: the run lock, if the caller holds it already (released here at the end)."""
     held = lock if lock is not None else RunLock(db).acquire()
-    with ExitStack() as stack:
-        stack.callback(held.release)
-        store = stack.enter_context(Store(db, create=False))
-        held.note(name)
-        tournament = store.tournament(name)
+    try:
+        with Store(db, create=False) as store:
+            tournament = store.tournament(name)
         stored = tournament.config
         config = tournament_config(stored)
         if config.opening_book is not None and config.opening_book.identity() != stored.get("opening_book"):
             raise UsageError(f"the openings file {config.opening_book.path!r} of ladder {name!r} has changed since the "
                              "ladder was created; restore it, or start a new ladder with --name")
-        active = [e for e, m in zip(config.bots, stored["bots"]) if m.get("left") is None]
-        registry, plugins = run_registry(config, plugins, registry, [e.spec for e in active])
+        active = tuple(e for e, m in zip(config.bots, stored["bots"]) if m.get("left") is None)
+        registry, plugins = run_registry(config, tuple(plugins), registry, [e.spec for e in active])
         game = check(config, registry, active)
-        results = {r["game_id"]: (r["first"], r["second"], points(r["result"]))
-                   for r in store.summaries(tournament)}
-        number = max(results) // ladders.STRIDE if results else 0
         openings: list = []
-        executor = None
-        writer = GameWriter(store, tournament)
-        bar = tqdm(total=games, unit="game", file=sys.stderr, disable=not progress, dynamic_ncols=True, desc=name)
 
-        def say(line: str) -> None:
-            result.lines.append(line)
-            bar.write(f"arena: {line}", file=sys.stderr)
+        def members(number: int, fresh: bool):
+            with Store(db, create=False) as store:
+                found = store.tournament(name)
+                current = found.config["bots"]
+                news = assign(current, number) if fresh else ""
+                if news:
+                    current = update_config(store, found, lambda c: assign(c["bots"], number))["bots"]
+                return current, news
 
-        aborted = False
-        try:
-            while games is None or result.played < games:
-                interrupt.check()
-                members = store.tournament(name).config["bots"]
-                if not any(i // ladders.STRIDE == number for i in results):  # a fresh batch: joins and leaves count from it
-                    news = ladders.assign(members, number)
-                    if news:
-                        members = ladders.update_config(
-                            store, tournament, lambda c: ladders.assign(c["bots"], number))["bots"]
-                        say(f"batch {number + 1}: {news}")
-                batch = ladders.draw_batch(members, number, results, stored["seed"], stored["placement"], stored["batch"])
-                todo = [g for g in batch.games() if g[0] not in results]
-                if not batch.pairings:
-                    active = ", ".join(batch.active) or "none"
-                    result.stopped = (f"nothing to pair in ladder {name!r}: fewer than two active bots ({active}); "
-                                      f"add bots with: arena ladder {db} --add NAME=SPEC")
-                    break
-                if not todo:
-                    number += 1
-                    continue
-                _tell(batch, todo, stored["placement"], say)
-                if executor is None:
-                    executor = make_executor(None, jobs, plugins, game_rows)
-                config = tournament_config(stored, members)
-                while len(openings) <= number:
-                    openings = round_openings(config, game, max(2 * len(openings), number + 1, 16))
-                schedule = Schedule(config, openings=openings, hosts=host_table(registry, config.bots))
-                if games is not None:
-                    todo = todo[: games - result.played]
-                tasks = [schedule.task(i, i // 2, number, first, second) for i, first, second in todo]
-                positions = {t.index: t.game for t in tasks if t.game != config.game}
-                failed = len(result.failed)
-                for outcome in executor.run(tasks):
-                    interrupt.check()
-                    if isinstance(outcome, Failure):
-                        result.failed.append(outcome)
-                        bar.write(f"arena: warning: game {outcome.index} could not be played: {outcome.message}", file=sys.stderr)
-                        continue
-                    index, rows = outcome
-                    if index in positions:
-                        rows = rows._replace(game=rows.game._replace(
-                            opening=stored_text(config.game, positions[index], rows.game.opening)))
-                    writer.add(rows)
-                    results[index] = (rows.game.first, rows.game.second, rows.game.score_first)
-                    result.played += 1
-                    bar.update(1)
-                    bar.set_postfix_str(_postfix(batch), refresh=False)
-                writer.flush()  # a batch's games are in before the next batch is drawn from them
-                result.batches += 1
-                if len(result.failed) > failed:
-                    break  # the next batch is drawn from this one's games: all of them
-                if all(i in results for i, _, _ in batch.games()):
-                    number += 1
-        except KeyboardInterrupt:
-            result.interrupted = aborted = True
-        finally:
-            try:
-                writer.flush()
-            finally:
-                bar.close()
-                if executor is not None:
-                    executor.close(abort=aborted or sys.exc_info()[0] is not None)
-    return result
+        def schedule_for(members: list[dict], number: int) -> Schedule:
+            nonlocal openings
+            batch_config = tournament_config(stored, members)
+            if len(openings) <= number:
+                openings = round_openings(batch_config, game, max(2 * len(openings), number + 1, 16))
+            return Schedule(batch_config, openings=openings, hosts=host_table(registry, batch_config.bots))
 
+        def watch(rows, scheduled):
+            fmt = config.format
+            return LadderWatcher(rows, seed=stored["seed"], placement=fmt.placement, most=fmt.batch, limit=games,
+                                 members=members, schedule_for=schedule_for)
 
-def _tell(batch: ladders.Batch, todo: list, placement: int, say) -> None:
-    if len(todo) < len(batch.games()):
-        return  # resumed mid-batch: told when it was drawn
-    if batch.founders:
-        say(f"batch {batch.number + 1}: no rated field to place against yet: {', '.join(batch.founders)} "
-            "start in rating pairings")
-    for bot, opponents in batch.placing.items():
-        shown = ", ".join(f"{o} ({batch.ratings.get(o, 0.0):+.0f})" for o in opponents)
-        fewer = f" (only {len(opponents)} rated bots: {placement} pairings asked)" if len(opponents) < placement else ""
-        say(f"batch {batch.number + 1}: placing {bot} against {shown}{fewer}")
-    if batch.waiting:
-        say(f"batch {batch.number + 1} is full: {len(batch.waiting)} new bots are placed in the next")
-
-
-def _postfix(batch: ladders.Batch) -> str:
-    text = f"batch {batch.number + 1}, {len(batch.active)} active"
-    if batch.ratings:
-        leader = max((b for b in batch.active if b in batch.ratings), key=batch.ratings.get, default=None)
-        if leader is not None:
-            text += f", leader {leader} {batch.ratings[leader]:+.0f}"
-    if batch.placing:
-        text += f", placing {', '.join(batch.placing)}"
-    return text
+        run = RunSettings(Path(db), jobs, dask, progress)
+        outcome = run_tournament(replace(config, bots=active, name=name), run, plugins=plugins, registry=registry,
+                                 watch=watch, stored=tournament, lock=held)
+    finally:
+        held.release()
+    watcher = outcome.watcher
+    stopped = ""
+    if watcher.stopped:
+        stopped = (f"nothing to pair in ladder {name!r}: {watcher.stopped}; add bots with: arena ladder {db} --add NAME=SPEC")
+    return LadderResult(name, outcome.played, watcher.batches, outcome.interrupted, outcome.failed, stopped, watcher.said)
 
 
 def holder(db: str | Path) -> dict:
@@ -260,10 +181,10 @@ def cmd_ladder(args) -> int:
     adds = [parse_entrant(text) for text in args.add or []]
     removes = list(args.remove or [])
     given = {k: getattr(args, k) for k in KEYS if getattr(args, k, None) is not None}
-    shape = {k: getattr(args, k) for k in ("placement", "batch") if getattr(args, k) is not None}
+    shape = {k: getattr(args, k) for k in SHAPE if getattr(args, k) is not None}
     for key, value in shape.items():
-        if not 1 <= value <= ladders.MAX_PAIRS:
-            raise UsageError(f"{FLAGS[key]} must be between 1 and {ladders.MAX_PAIRS} pairings, got {value}")
+        if not 1 <= value <= MAX_PAIRS:
+            raise UsageError(f"{FLAGS[key]} must be between 1 and {MAX_PAIRS} pairings, got {value}")
     if args.games is not None and args.games < 0:
         raise UsageError(f"--games must be 0 or more (0: record joins and leaves, play nothing), got {args.games}")
     if args.jobs is not None and args.jobs < 1:
@@ -282,13 +203,13 @@ def cmd_ladder(args) -> int:
             config = tournament_config({"settings": values, "bots": []})
             registry = config_registry(args.plugin, config, adds)
             check(config, registry, adds)
-            members = [ladders.member(e.name, e.spec, None if e.budget is None else str(e.budget), now()) for e in adds]
-            stored = stored_config(values, shape.get("placement", ladders.PLACEMENT),
+            members = [member(e.name, e.spec, None if e.budget is None else str(e.budget), now()) for e in adds]
+            stored = stored_config(values, shape.get("placement", PLACEMENT),
                                    shape.get("batch"), members)
             store.open_tournament(name, config.game, stored, config.seed, 0, __version__)
             what = f"created ladder {name!r} ({config.game}, {config.budget}) with {', '.join(e.name for e in adds)}"
         else:
-            if tournament.config.get("format") != FORMAT:
+            if tournament.config.get("format") != Ladder.name:
                 raise UsageError(f"tournament {name!r} in {db!r} is a {tournament.config.get('format')} tournament, "
                                  "not a ladder; give the ladder's name with --name")
             bad = conflicts(tournament.config, {**given, **shape})
@@ -302,7 +223,7 @@ def cmd_ladder(args) -> int:
             if adds:
                 check(config, registry, adds)
             if adds or removes:
-                ladders.update_config(store, tournament, lambda c: _change(c["bots"], name, adds, removes))
+                update_config(store, tournament, lambda c: _change(c["bots"], name, adds, removes))
             parts = [f"added {', '.join(e.name for e in adds)}"] * bool(adds) + [f"removed {', '.join(removes)}"] * bool(removes)
             what = "; ".join(parts)
     lock = RunLock(db)
@@ -328,7 +249,7 @@ def cmd_ladder(args) -> int:
     print(f"arena: running ladder {name!r} until {until}, {jobs} jobs; from another terminal: "
           f"arena ladder {db} --add NAME=SPEC (or --remove NAME)", file=sys.stderr)
     result = run_ladder(db, name, games=args.games, jobs=jobs, plugins=args.plugin, registry=registry,
-                        progress=not args.no_progress, lock=lock)
+                        progress=args.progress is not False, lock=lock, dask=args.dask)
     if result.interrupted:
         print(f"arena: interrupted: {result.played} games played now are stored in {db!r}; "
               f"run 'arena ladder {db}' again to resume", file=sys.stderr)
@@ -360,9 +281,9 @@ def _change(members: list[dict], name: str, adds, removes) -> None:
             left = f", left {old['left'][:16]}" if old.get("left") else ""
             raise UsageError(f"ladder {name!r} has a bot {entrant.name!r} already ({old['spec']}, joined "
                              f"{old['joined'][:16]}{left}); give the new one another name: NAME=SPEC")
-        members.append(ladders.member(entrant.name, entrant.spec, None if entrant.budget is None else str(entrant.budget), now()))
+        members.append(member(entrant.name, entrant.spec, None if entrant.budget is None else str(entrant.budget), now()))
     for bot in removes:
-        still = ", ".join(ladders.names(members, "in")) or "none"
+        still = ", ".join(names(members, "in")) or "none"
         if bot not in by_name:
             raise UsageError(f"no bot {bot!r} in ladder {name!r}; members: {still}")
         if by_name[bot].get("left"):
@@ -373,10 +294,51 @@ def _change(members: list[dict], name: str, adds, removes) -> None:
 def ladder_text(db: str | Path, name: str) -> str:
     """The ladder's table as text, headed by what it describes."""
     import results
-    from results.ladder import ladder_table
+    from arena.formats.ladder import ladder_table
     from results.render import render
 
     tables = results.load(db, name)
     with Store(db, create=False) as store:
         config = store.tournament(name).config
     return render({"ladder": ladder_table(tables.games, config)}, "text", tables.about)
+
+
+def assign(members: list[dict], batch: int) -> str:
+    """Set ``from_batch`` of members who joined and ``left_batch`` of members who left since a
+    run last looked, to ``batch``; return what changed, in words (``members`` changes in place)."""
+    joins, leaves = [], []
+    for m in members:
+        if m.get("from_batch") is None and m.get("left") is None:
+            m["from_batch"] = batch
+            joins.append(m["name"])
+        elif m.get("left") is not None and m.get("from_batch") is not None and m.get("left_batch") is None:
+            m["left_batch"] = batch
+            leaves.append(m["name"])
+    return "; ".join(f"{', '.join(who)} {verb + 's' * (len(who) == 1)}" for who, verb in ((joins, "join"), (leaves, "leave"))
+                     if who)
+
+
+def update_config(store, tournament, change) -> dict:
+    """Read a stored tournament's config, ``change(config)`` it in place, and write it back, in
+    one transaction (two processes recording joins at once both keep theirs); returns it."""
+    from results.sqlite import write
+
+    def work():
+        (text,) = store.db.execute("SELECT config FROM tournaments WHERE id=?", (tournament.id,)).fetchone()
+        config = json.loads(text)
+        change(config)
+        store.db.execute("UPDATE tournaments SET config=? WHERE id=?", (json.dumps(config, sort_keys=True), tournament.id))
+        return config
+
+    return write(store.db, store.path, store.lock_timeout, f"the members of ladder {tournament.name!r}", work)
+
+
+def member(name: str, spec: str, budget: str, joined: str) -> dict:
+    """A new member's stored entry (it plays from the batch the running ladder gives it)."""
+    return {"name": name, "spec": spec, "budget": budget, "joined": joined, "left": None,
+            "from_batch": None, "left_batch": None}
+
+
+def names(members: Iterable[dict], status: str | None = None) -> list[str]:
+    """Member names; ``status="in"``: those who have not left."""
+    return [m["name"] for m in members if status is None or m.get("left") is None]

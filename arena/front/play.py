@@ -12,6 +12,7 @@ import sys
 from arena.budget import Budget
 from arena.execution.isolation import RemoteBot, host_pool
 from arena.front.probing import command_registry, host_plugins
+from arena.front.options import overrides
 from arena.front.settings import UsageError, parse_entrant, settings
 from arena.front.tournament import check_sandbox, short_names
 from arena.game import Game
@@ -26,7 +27,8 @@ OWN_LIMITS = ("depth", "max_depth", "playouts")
 
 def cmd_play(registry: Registry | None, args) -> int:
     """Play one game; ``registry`` None: load the plugins here (in a sandboxed game, probe them)."""
-    values = settings(None, {"budget": args.budget, "watchdog": args.watchdog, "time_margin": args.time_margin})
+    values = settings(None, overrides(args, "play"))
+    args.isolate, args.sandbox = values["isolate"], values["sandbox"]
     default = Budget.parse(values["budget"])
     limits = Limits(time_margin=float(values["time_margin"]), watchdog=float(values["watchdog"]), sandbox=args.sandbox)
     if args.sandbox:

@@ -90,12 +90,12 @@ class ProbedRegistry:
 
     def game_class(self, name: str) -> type[Game]:
         if name not in self.local.games:
-            raise UnknownNameError(f"unknown game {name!r}; available: {', '.join(sorted(self.games))}")
+            raise self.local.unknown("game", name, self.games)
         return self.local.game_class(name)
 
     def bot_class(self, name: str):
         if name not in self.bots:
-            raise UnknownNameError(f"unknown bot {name!r}; available: {', '.join(sorted(self.bots))}")
+            raise self.local.unknown("bot", name, self.bots)
         return self.probed.get(name) or self.local.bot_class(name)
 
     def bot(self, spec: str):
@@ -181,7 +181,7 @@ def config_registry(plugins, config, extra=()):
     """``command_registry`` for a tournament's settings: its game, limits and sandbox, and the
     specs of its bots and of ``extra`` entrants."""
     specs = [e.spec for e in (*config.bots, *extra)]
-    return command_registry(plugins, config.sandbox, config.game, specs, config.limits, config.isolate)
+    return command_registry(plugins, config.limits.sandbox, config.game, specs, config.limits, config.isolate)
 
 
 def run_registry(config, plugins: tuple[str, ...], registry=None, specs=None):
@@ -191,7 +191,7 @@ def run_registry(config, plugins: tuple[str, ...], registry=None, specs=None):
     by default the config's bots), whose workers load only the game's plugin, bots theirs in
     their sandboxes. Otherwise ``registry`` or the one of ``plugins``, which workers load.
     """
-    if config.sandbox:
+    if config.limits.sandbox:
         if not isinstance(registry, ProbedRegistry):  # no third-party bot is loaded here
             check_sandbox(config.isolate)
             specs = [e.spec for e in config.bots] if specs is None else specs

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import replace
 from pathlib import Path
 
+from arena.formats import formats, stored_format
 from arena.opening import split_text
 from arena.front.play import move_line
 from arena.front.settings import UsageError
@@ -39,62 +41,31 @@ def _config(db: str, name: str) -> dict:
 
 
 def report_tables(tables, config: dict, fmt: str, pairs: bool = False) -> dict:
-    """The tables of a stored tournament's report. An SPRT's is its verdict and numbers
-    (``sprt``: one row for csv and json, item and value otherwise) and how its games ended."""
-    from results.report import report, terminations
-    from results.sprt_report import pair_table, sprt_summary
+    """The tables of a stored tournament's report: the format's (``Format.report``), and with
+    ``pairs`` the pentanomial counts of each pairing."""
+    return _report(tables, config, fmt, pairs)[1]
 
-    if config.get("format") == "swiss":
-        from results.swiss import swiss_standings
 
-        out = {"swiss": swiss_standings(tables.games, config), **report(tables.games, tables.moves)}
-    elif config.get("format") == "race":
-        from results.race import race_table
+def _report(tables, config: dict, fmt: str, pairs: bool) -> tuple[list[str], dict]:
+    from results.sprt_report import pair_table
 
-        out = {"race": race_table(tables.games, config), **report(tables.games, tables.moves)}
-    elif config.get("format") == "ladder":
-        from results.ladder import ladder_table
-
-        out = report(tables.games, tables.moves)
-        out = {"ladder": ladder_table(tables.games, config, out["standings"]), **out}  # one Elo fit for both
-    elif config.get("format") != "sprt":
-        out = report(tables.games, tables.moves)
-    else:
-        import pandas as pd
-
-        numbers = {k: _finite(v) for k, v in sprt_summary(tables.games, config).items()}
-        if fmt in ("csv", "json"):
-            table = pd.DataFrame([numbers]).set_index("new")
-        else:
-            table = pd.DataFrame({"value": [("-" if v is None else v) for v in numbers.values()]}, index=list(numbers))
-            table.index.name = "item"
-        out = {"sprt": table, "terminations": terminations(tables.games)}
+    lead, out = stored_format(config).report(tables, config, fmt)
     if pairs:
         out["pairs"] = pair_table(tables.games)
-    return out
+    return lead, out
 
 
 def render_report(tables, config: dict, fmt: str, pairs: bool = False) -> str:
-    """The report of a stored tournament in ``fmt``; an SPRT's text leads with its verdict, in lines."""
+    """The report of a stored tournament in ``fmt``; in text, the lines the format leads with first."""
     from results.render import render
-    from results.sprt_report import sprt_summary, summary_lines
 
-    out = report_tables(tables, config, fmt, pairs)
-    if config.get("format") == "race":  # a race stops when one bot is left: its games are not "partial"
-        return render(out, fmt, replace(tables.about, scheduled=None))
-    if config.get("format") != "sprt":
-        return render(out, fmt, tables.about)
-    about = replace(tables.about, scheduled=None)  # an SPRT stops when it decides: its games are not "partial"
-    if fmt != "text":
+    lead, out = _report(tables, config, fmt, pairs)
+    about = tables.about
+    if stored_format(config).open_ended:  # a format that stops when it decides: its games are not "partial"
+        about = replace(about, scheduled=None)
+    if not lead:
         return render(out, fmt, about)
-    del out["sprt"]
-    lines = summary_lines(sprt_summary(tables.games, config))
-    return "\n".join(about.lines()) + "\n\n" + "\n".join(lines) + "\n\n" + render(out, "text")
-
-
-def _finite(value):
-    """A number for csv and json: None for an infinite one."""
-    return None if isinstance(value, float) and value in (float("inf"), float("-inf")) else value
+    return "\n".join(about.lines()) + "\n\n" + "\n".join(lead) + "\n\n" + render(out, "text")
 
 
 def html_page(db: str, tournament: str | None = None, registry: Registry | None = None) -> str:
@@ -333,4 +304,28 @@ def cmd_show(registry: Registry, args) -> int:
         print(f"\n{move_line(record, names[m['player']], game)}")
         print(game.render(state))
     print(f"\nresult {row['result']} ({row['termination']}): {row['message']}")
+    return 0
+
+
+def finish(result, db, html: Path | None, registry, *, after: str = "", failed: str = "") -> int:
+    """The end of a run (``arena run``, ``arena sprt``): the report and what the run did, or
+    why it stopped; its exit code. ``after``: what the run got to, for an interrupted one
+    (``after 12 pairs``); ``failed``: what games that could not be played cost it."""
+    db = str(db)
+    stored = result.already + result.played
+    counted = f"{stored} games" if stored_format(result.tournament.config).open_ended else f"{stored} of {result.scheduled} games"
+    if result.interrupted:
+        where = f" {after};" if after else ":"
+        print(f"arena: interrupted{where} {counted} are stored in {db!r}; run the same command again to resume",
+              file=sys.stderr)
+        return 130
+    name = result.tournament.name
+    print(report_text(db, name))
+    print(f"\n{counted} in {db!r} (tournament {name!r}; {result.played} played now)")
+    if html is not None:
+        print(f"HTML report: {write_html_report(db, html, name, registry)}")
+    if result.failed:
+        print(f"arena: {len(result.failed)} games could not be played (see the warnings above){failed}; "
+              "run the same command again to retry them", file=sys.stderr)
+        return 1
     return 0

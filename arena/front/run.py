@@ -8,7 +8,9 @@ batches.
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Sequence
 
 from tqdm import tqdm
@@ -20,9 +22,8 @@ from arena.front.settings import RunSettings
 from arena.front import growth, interrupt
 from arena.opening import stored_text
 from arena.front.probing import run_registry
-from arena.front.rounds import watcher_for
 from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate, with_short_names
-from arena.front.watch import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)
+from arena.formats.base import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)
 from results.rows import game_rows
 from results.store import RunLock, Store, Tournament
 from results.writer import GameWriter
@@ -57,6 +58,8 @@ def run_tournament(
     plugins: Sequence[str] = (),
     registry=None,
     watch: Callable[[list[dict], int], Watcher] | None = None,
+    stored: Tournament | None = None,
+    lock: RunLock | None = None,
 ) -> RunResult:
     """Play every game of ``config`` not yet in the database, and store them.
 
@@ -65,16 +68,18 @@ def run_tournament(
     the last commit are played again). ``plugins`` names extra plugin modules that
     workers import too; in a sandboxed run, only bot hosts and probes in sandboxes import them
     (see arena.front.probing), and ``registry`` is used only if it is a ``ProbedRegistry``. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
-    games and may stop the run early (default: the format's, see ``arena.front.rounds.watcher_for``).
+    games and may stop the run early (default: the format's, ``Format.watcher``). ``stored``: a
+    tournament in the database to play on as it is (a ladder), not one chosen by its settings
+    (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already.
     """
     registry, plugins = run_registry(config, tuple(plugins), registry)
     config = with_short_names(config, registry)  # an engine entered without a name: its program's
     game = validate(config, registry)  # a bad tournament fails before any worker starts
     openings = round_openings(config, game, round_count(config))
-    watch = watch or watcher_for(config.format)
+    watch = watch or partial(config.format.watcher, config)
     aborted = False
-    with Store(run.database) as store, RunLock(run.database) as lock:
-        plan = growth.plan(store.tournaments(), config, run.database)
+    with Store(run.database) as store, (nullcontext(lock) if lock is not None else RunLock(run.database)) as lock:
+        plan = growth.Plan(config, stored) if stored is not None else growth.plan(store.tournaments(), config, run.database)
         config = plan.config
         lock.note(config.name)
         # worker processes boot while the schedule is laid out
@@ -109,6 +114,8 @@ def run_tournament(
             writer = GameWriter(store, tournament)
             try:
                 for batch in watcher.rounds(todo, schedule):
+                    for line in watcher.news():  # what the format said as it made this batch
+                        bar.write(line, file=sys.stderr)
                     if isinstance(batch, list) and batch is not todo:  # a round made as results came in
                         positions.update((g.index, g.game) for g in batch if g.game != config.game)
                     for outcome in executor.run(batch):
@@ -131,6 +138,7 @@ def run_tournament(
                         if run.progress:
                             bar.update(steps)
                             bar.set_postfix_str(watcher.postfix(), refresh=False)
+                    writer.flush()  # a round's games are stored before the next is paired from them
                 for line in watcher.news():  # what the last results decided (a race's last drops)
                     bar.write(line, file=sys.stderr)
             except KeyboardInterrupt:

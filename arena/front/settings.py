@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.budget import KEYS as BUDGET_KEYS, Budget
 from arena.errors import ArenaError, ParameterError
 from arena.front.openings import OpeningBook
-from arena.front.tournament import DEFAULT_DATABASE, ROUND_FORMATS, Entrant, TournamentConfig
-from arena.limits import DEFAULT_LIMITS
-from results.race import Race
-from results.sprt import SPRT
-from results.swiss import GAMES_PER_ROUND
+from arena.formats import format_class, formats
+from arena.formats.base import Format
+from arena.formats.sprt import Sprt
+from arena.formats.sprt import build_test
+from arena.front.options import defaults
+from arena.front.tournament import Entrant, TournamentConfig
 
 
 class ConfigError(ArenaError, ValueError):
@@ -27,45 +28,11 @@ class UsageError(ArenaError):
 
 
 #: The tournament ``arena run`` plays with no arguments: the five search bots at Connect Four.
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "name": None,  # derived from the other settings: see arena.front.growth
-    "game": "connect4",
-    "bots": ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
-    "budget": "nodes=2000",
-    "games": 40,
-    "openings": 4,  # random plies, or an openings file's path
-    "shuffle": False,  # play an openings file's lines in an order shuffled by the seed
-    "seed": 1,
-    "format": "round-robin",
-    "challengers": [],
-    "rounds": None,  # the swiss format's
-    "confidence": None,  # the race format's (default RACE_CONFIDENCE) ...
-    "max_games": None,  # ... and its games budget (default RACE_GAMES)
-    "time_margin": DEFAULT_LIMITS.time_margin,
-    "isolate": True,
-    "sandbox": False,
-    "watchdog": DEFAULT_LIMITS.watchdog,
-    "memory_limit": DEFAULT_LIMITS.memory_limit,
-    "output_limit": DEFAULT_LIMITS.output_limit,
-    "database": DEFAULT_DATABASE,
-    "jobs": None,
-}
-
+#: Read from the settings table (``arena.front.options``), as every default shown is.
+DEFAULT_SETTINGS: dict[str, Any] = defaults("run")
 KEYS = tuple(DEFAULT_SETTINGS)
-RACE_CONFIDENCE, RACE_GAMES = 0.95, 1000
-
 #: What ``arena sprt`` plays with no file and no flags but NEW and BASE.
-SPRT_SETTINGS: dict[str, Any] = {
-    **{k: v for k, v in DEFAULT_SETTINGS.items() if k not in ("bots", "games", "format", "challengers", "rounds", "confidence")},
-    "new": None,
-    "base": None,
-    "elo0": 0.0,
-    "elo1": 5.0,
-    "alpha": 0.05,
-    "beta": 0.05,
-    "model": "normalized",
-    "max_games": 2000,
-}
+SPRT_SETTINGS: dict[str, Any] = defaults("sprt")
 
 
 @dataclass(frozen=True)
@@ -112,7 +79,13 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     if not isinstance(bots, list) or not bots:
         raise ConfigError(f"bots must be a list of bot specs (or tables with spec, name, budget), got {bots!r}")
     plies, book = _openings(values)
-    rounds, race, games = _paired(values)
+    fmt = _format(values)
+    games = _int(values, "games")
+    if fmt.games_per_round is not None and games == DEFAULT_SETTINGS["games"]:
+        games = fmt.games_per_round  # a format paired round by round plays each pairing's round as a pair
+    memory = None if values["memory_limit"] in (None, 0) else _int(values, "memory_limit")
+    limits = dict(time_margin=_number(values, "time_margin"), watchdog=_number(values, "watchdog"),
+                  memory_limit=memory, output_limit=_int(values, "output_limit"), sandbox=_bool(values, "sandbox"))
     config = TournamentConfig(
         game=_text(values, "game"),
         bots=tuple(_entrant(b) for b in bots),
@@ -121,17 +94,10 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
         opening_plies=plies,
         opening_book=book,
         seed=_int(values, "seed"),
-        format=_text(values, "format"),
-        challengers=tuple(_texts(values, "challengers")),
-        time_margin=_number(values, "time_margin"),
+        format=fmt,
         isolate=_bool(values, "isolate"),
-        sandbox=_bool(values, "sandbox"),
-        watchdog=_number(values, "watchdog"),
-        memory_limit=None if values["memory_limit"] in (None, 0) else _int(values, "memory_limit"),
-        output_limit=_int(values, "output_limit"),
         name=None if values["name"] is None else _text(values, "name"),
-        rounds=rounds,
-        race=race,
+        **limits,  # checked by Limits
     )
     jobs = values.get("jobs")
     if jobs is None:
@@ -150,37 +116,35 @@ def build_sprt(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     missing = [k for k in ("new", "base") if values.get(k) is None]
     if missing:
         raise ConfigError(f"an SPRT needs two bots, new and base: give {' and '.join(missing).upper()} (arena sprt NEW BASE)")
-    test = {k: _number(values, k) for k in ("elo0", "elo1", "alpha", "beta")}
     try:
-        test = SPRT(model=_text(values, "model"), **test)
+        test = build_test(values)
     except ParameterError as exc:
         raise ConfigError(str(exc)) from None
     max_games = _int(values, "max_games")
     if max_games < 2 or max_games % 2:
         raise ConfigError(f"max-games must be an even number of at least 2 (games come in pairs), got {max_games}")
-    rest = {k: v for k, v in values.items() if k not in ("new", "base", "max_games", *test.__dataclass_fields__)}
-    config, run = build({**rest, "bots": [values["new"], values["base"]], "games": max_games,
-                         "format": "sprt", "challengers": []})
-    return replace(config, sprt=test), run
+    rest = {k: v for k, v in values.items() if k not in ("new", "base", "max_games", *(s.key for s in Sprt.settings))}
+    return build({**rest, "bots": [values["new"], values["base"]], "games": max_games, "format": Sprt.name,
+                  "challengers": [], "sprt": test})
 
 
-def _paired(values) -> tuple[int | None, Race | None, int]:
-    """A Swiss's rounds, a race's settings, and the games per pairing (2 in both, unless given otherwise)."""
-    fmt, games = values.get("format"), _int(values, "games")
-    if fmt in ROUND_FORMATS and games == DEFAULT_SETTINGS["games"]:
-        games = GAMES_PER_ROUND
-    rounds = None if values.get("rounds") is None else _int(values, "rounds")
-    race = None
-    if fmt == "race":
-        confidence = RACE_CONFIDENCE if values.get("confidence") is None else _number(values, "confidence")
-        max_games = RACE_GAMES if values.get("max_games") is None else _int(values, "max_games")
-        try:
-            race = Race(confidence, max_games)
-        except ParameterError as exc:
-            raise ConfigError(str(exc)) from None
-    elif values.get("confidence") is not None or values.get("max_games") is not None:
-        raise ConfigError("confidence and max-games are for the race format (--format race)")
-    return rounds, race, games
+def _format(values) -> Format:
+    """The tournament's format, built from its settings; ConfigError for another format's settings."""
+    name = values.get("format")
+    if not isinstance(name, str):
+        raise ConfigError(f"format must be non-empty text, got {name!r}")
+    try:
+        cls = format_class(name.strip())
+    except ParameterError as exc:
+        raise ConfigError(str(exc)) from None
+    for other in formats().values():
+        given = [s.key for s in other.settings if "run" in s.commands and values.get(s.key) not in (None, [], ())]
+        if other is not cls and given:
+            raise ConfigError(other.misplaced(given))
+    try:
+        return cls.build(values)
+    except ParameterError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _openings(values) -> tuple[int, OpeningBook | None]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict, dataclass, field, fields, replace
+import typing
+from dataclasses import InitVar, dataclass, field, replace
 from typing import Sequence
 
 from arena.budget import Budget
@@ -14,20 +15,17 @@ from arena.front.openings import OpeningBook
 from arena.front.probing import ProbedRegistry, check_bot, check_sandbox, host_table  # noqa: F401 (check_sandbox: used from here)
 from arena.opening import Opening
 from arena.game import Game
+from arena.formats import format_class, formats
+from arena.formats.base import Format
+from arena.formats.roundrobin import RoundRobin
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import parse_spec
 from arena.plugins import Registry
-from results.race import Race
-from results.sprt import SPRT
-from results.swiss import GAMES_PER_ROUND
 
-FORMATS = ("round-robin", "gauntlet", "sprt", "swiss", "race")
-#: Formats whose rounds are paired as results come in (see arena.front.rounds).
-ROUND_FORMATS = ("swiss", "race")
 #: How games are laid out, stored with each tournament; tournaments stored without it
 #: number their seeds by schedule position and cannot grow (see make_schedule).
 SCHEDULE = "growing/1"
-DEFAULT_DATABASE = "arena-results.db"
+_UNSET: typing.Any = object()  # a keyword of earlier versions not given
 
 
 @dataclass(frozen=True)
@@ -44,7 +42,13 @@ class Entrant:
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """Everything that decides which games are played and how."""
+    """Everything that decides which games are played and how.
+
+    The keywords of earlier versions still build one: ``format`` as a name with the
+    format's settings beside it (``challengers``, ``rounds``, ``race``, ``sprt``), and the
+    limits one by one (``time_margin``, ``watchdog``, ``memory_limit``, ``output_limit``,
+    ``sandbox``); they are folded into ``format`` and ``limits``.
+    """
 
     game: str
     """Game spec, e.g. ``connect4`` or ``connect4:columns=8``."""
@@ -58,62 +62,78 @@ class TournamentConfig:
     """Random plies played before the bots take over; each opening is played twice, colours swapped."""
     seed: int = 0
     """Master seed: openings and per-game seeds derive from it."""
-    format: str = "round-robin"
-    """``round-robin`` (every pair meets) or ``gauntlet`` (challengers against the field)."""
-    challengers: tuple[str, ...] = ()
-    """Display names of the challengers in a gauntlet."""
-    time_margin: float = DEFAULT_LIMITS.time_margin
-    """Seconds a move may run past a time budget before it loses on time (see arena.limits)."""
+    format: Format = RoundRobin()
+    """The tournament format and its settings (``arena.formats``)."""
+    limits: Limits = DEFAULT_LIMITS
+    """What each bot is allowed beyond its budget, the sandbox included (see arena.limits)."""
     isolate: bool = True
     """Run each bot in a supervised process of its own (see arena.execution.isolation)."""
-    watchdog: float = DEFAULT_LIMITS.watchdog
-    """Seconds allowed for a call without a time budget (start-up, moves under node or depth budgets)."""
-    memory_limit: int | None = DEFAULT_LIMITS.memory_limit
-    """Memory limit of each isolated bot, in MiB (None: no limit)."""
-    output_limit: int = DEFAULT_LIMITS.output_limit
-    """Most an isolated bot may write to stdout and stderr in a game, in KiB."""
-    sandbox: bool = False
-    """Run every bot process under bubblewrap (see arena.execution.sandbox); needs ``isolate``."""
     name: str | None = None
     """Tournament name in the results database; None: one derived from the settings (see arena.front.growth)."""
     opening_book: OpeningBook | None = None
     """Openings from a file, in place of random plies (see arena.front.openings)."""
-    sprt: SPRT | None = None
-    """The test of the ``sprt`` format: the first bot (new) against the second (base)."""
-    rounds: int | None = None
-    """Rounds of the ``swiss`` format."""
-    race: Race | None = None
-    """Confidence and games budget of the ``race`` format."""
+    challengers: InitVar[typing.Any] = _UNSET
+    rounds: InitVar[typing.Any] = _UNSET
+    race: InitVar[typing.Any] = _UNSET
+    sprt: InitVar[typing.Any] = _UNSET
+    time_margin: InitVar[typing.Any] = _UNSET
+    watchdog: InitVar[typing.Any] = _UNSET
+    memory_limit: InitVar[typing.Any] = _UNSET
+    output_limit: InitVar[typing.Any] = _UNSET
+    sandbox: InitVar[typing.Any] = _UNSET
+
+    def __post_init__(self, challengers, rounds, race, sprt, time_margin, watchdog, memory_limit, output_limit, sandbox):
+        given = {k: v for k, v in (("challengers", challengers), ("rounds", rounds), ("race", race), ("sprt", sprt))
+                 if v is not _UNSET and v is not None and v != ()}
+        fmt = self.format
+        if isinstance(fmt, str) or given:
+            cls = format_class(fmt) if isinstance(fmt, str) else type(fmt)
+            values = {**(fmt.stored() if isinstance(fmt, Format) else {}), **given}
+            wrong = [k for k in given if k not in _legacy_keys(cls)]
+            if wrong:
+                owner = next(f for f in formats().values() if wrong[0] in _legacy_keys(f))
+                raise ParameterError(owner.misplaced(wrong))
+            object.__setattr__(self, "format", given.get("race") if isinstance(given.get("race"), Format) else cls.build(values))
+        limits = {k: v for k, v in (("time_margin", time_margin), ("watchdog", watchdog), ("memory_limit", memory_limit),
+                                    ("output_limit", output_limit), ("sandbox", sandbox)) if v is not _UNSET}
+        if limits:
+            object.__setattr__(self, "limits", replace(self.limits, **limits))
 
     def budget_of(self, entrant: Entrant) -> Budget:
         return entrant.budget if entrant.budget is not None else self.budget
 
     def identity(self) -> dict:
         """The settings that decide the games: two runs with equal identities play equal games."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["budget"] = str(self.budget)
-        out["bots"] = [
-            {"name": e.name, "spec": e.spec, "budget": str(self.budget_of(e))} for e in self.bots
-        ]
-        out["challengers"] = list(self.challengers)
-        out["schedule"] = SCHEDULE
-        # absent unless used, so tournaments stored before they existed keep their identity
-        if not self.sandbox:
-            del out["sandbox"]
-        for key, value in (("opening_book", self.opening_book), ("sprt", self.sprt), ("rounds", self.rounds),
-                           ("race", self.race)):
-            if value is None:
-                del out[key]
-            else:
-                out[key] = value.identity() if key == "opening_book" else value if key == "rounds" else asdict(value)
-        return out
+        return stored_form(self)
 
     def to_json(self) -> str:
         return json.dumps(self.identity(), sort_keys=True)
 
-    @property
-    def limits(self) -> Limits:
-        return Limits(self.time_margin, self.watchdog, self.memory_limit, self.output_limit, self.sandbox)
+
+def _legacy_keys(cls: type[Format]) -> tuple[str, ...]:
+    """The keywords of earlier versions that a format's settings came as."""
+    return tuple(dict.fromkeys(k for s in cls.settings for k in s.stored if k != "games_per_pairing"))
+
+
+def stored_form(config: TournamentConfig) -> dict:
+    """The config as the database stores it (and as growth compares and names it): the one
+    codec of a tournament's settings; ``from_stored`` reads it back."""
+    limits = config.limits
+    out = {
+        "game": config.game, "budget": str(config.budget), "games_per_pairing": config.games_per_pairing,
+        "opening_plies": config.opening_plies, "seed": config.seed, "format": config.format.name, "challengers": [],
+        "time_margin": limits.time_margin, "watchdog": limits.watchdog, "memory_limit": limits.memory_limit,
+        "output_limit": limits.output_limit, "isolate": config.isolate, "name": config.name,
+        "bots": [{"name": e.name, "spec": e.spec, "budget": str(config.budget_of(e))} for e in config.bots],
+        "schedule": SCHEDULE,
+    }
+    out.update(config.format.stored())
+    # absent unless used, so tournaments stored before they existed keep their identity
+    if limits.sandbox:
+        out["sandbox"] = True
+    if config.opening_book is not None:
+        out["opening_book"] = config.opening_book.identity()
+    return out
 
 
 @dataclass
@@ -163,9 +183,9 @@ def validate(config: TournamentConfig, registry: Registry | ProbedRegistry) -> G
     so no third-party bot is built here.
     """
     game = registry.game(config.game)
-    if config.sandbox:
+    if config.limits.sandbox:
         check_sandbox(config.isolate)
-    if len(config.bots) < 2:
+    if len(config.bots) < config.format.min_bots:
         raise ParameterError(f"a tournament needs at least two bots, got {len(config.bots)}")
     seen: dict[str, str] = {}
     for entrant in config.bots:
@@ -182,34 +202,7 @@ def validate(config: TournamentConfig, registry: Registry | ProbedRegistry) -> G
         )
     if config.opening_plies < 0:
         raise ParameterError(f"opening plies must be 0 or more, got {config.opening_plies}")
-    if config.format not in FORMATS:
-        raise ParameterError(f"unknown format {config.format!r}; formats: {', '.join(FORMATS)}")
-    if config.format == "gauntlet":
-        names = [e.name for e in config.bots]
-        unknown = [c for c in config.challengers if c not in names]
-        if not config.challengers or unknown:
-            raise ParameterError(
-                f"a gauntlet needs challengers among the bots ({', '.join(names)}); got {list(config.challengers)}"
-            )
-        if len(config.challengers) == len(names):
-            raise ParameterError("a gauntlet needs at least one bot that is not a challenger")
-    elif config.challengers:
-        raise ParameterError("challengers are only for the gauntlet format")
-    if (config.format == "swiss") != (config.rounds is not None):
-        raise ParameterError("rounds are for the swiss format, which needs them: --format swiss --rounds R")
-    if config.rounds is not None and config.rounds < 1:
-        raise ParameterError(f"a Swiss tournament needs at least one round, got {config.rounds}")
-    if (config.format == "race") != (config.race is not None):
-        raise ParameterError("a race needs its confidence and games budget: --format race --max-games N")
-    if config.format in ROUND_FORMATS and config.games_per_pairing != GAMES_PER_ROUND:
-        raise ParameterError(
-            f"a {config.format} pairs bots round by round, {GAMES_PER_ROUND} games each (one opening, colours "
-            f"swapped); games per pairing must be {GAMES_PER_ROUND}, got {config.games_per_pairing}"
-        )
-    if (config.format == "sprt") != (config.sprt is not None):
-        raise ParameterError("the sprt format is run by 'arena sprt', which sets the test's bounds")
-    if config.format == "sprt" and len(config.bots) != 2:
-        raise ParameterError(f"an SPRT plays two bots, new and base; got {len(config.bots)}")
+    config.format.check(config)
     if config.opening_book is not None:
         if config.opening_plies:
             raise ParameterError("openings come from a file or from random plies, not both")
@@ -250,12 +243,9 @@ def make_schedule(
     if openings is None or len(openings) < rounds:
         openings = round_openings(config, game, rounds)
     schedule = Schedule(config, openings=openings, hosts=host_table(registry, config.bots))
-    if config.format == "swiss":
-        schedule.planned = config.rounds * GAMES_PER_ROUND * (len(config.bots) // 2)
-    if config.format == "race":
-        schedule.planned = config.race.max_games
-    if config.format in ROUND_FORMATS:
-        return schedule  # paired round by round as results come in (arena.front.rounds)
+    schedule.planned = config.format.planned(config)
+    if not config.format.laid_out:
+        return schedule  # paired as results come in (the format's watcher)
     pairing_of: dict[frozenset, int] = {}
     seen: set[tuple[str, str, int]] = set()
     for stage in stages:
@@ -284,7 +274,7 @@ class Stage:
 
     @classmethod
     def of(cls, config: TournamentConfig) -> "Stage":
-        return cls(config.games_per_pairing, tuple(e.name for e in config.bots), tuple(config.challengers))
+        return cls(config.games_per_pairing, tuple(e.name for e in config.bots), _challengers(config))
 
     def to_json(self) -> dict:
         return {"games": self.games_per_pairing, "bots": list(self.bots), "challengers": list(self.challengers)}
@@ -293,14 +283,9 @@ class Stage:
     def from_json(cls, data: dict) -> "Stage":
         return cls(data["games"], tuple(data["bots"]), tuple(data["challengers"]))
 
-    def games(self, format: str) -> list[tuple[int, str, str]]:
+    def games(self, format: Format) -> list[tuple[int, str, str]]:
         """(round, first, second) of every game, in playing order."""
-        n = len(self.bots)
-        if format == "gauntlet":
-            challengers = [i for i, b in enumerate(self.bots) if b in self.challengers]
-            pairings = [(c, f) for c in challengers for f in range(n) if f not in challengers]
-        else:
-            pairings = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        pairings = format.pairings(self.bots, self.challengers)
         out = []
         for r in range(self.games_per_pairing // 2):
             for a, b in pairings:
@@ -308,13 +293,13 @@ class Stage:
         return out
 
 
+def _challengers(config: TournamentConfig) -> tuple[str, ...]:
+    return tuple(config.format.stored().get("challengers", ()))
+
+
 def round_count(config: TournamentConfig, stages=()) -> int:
     """How many rounds (each with an opening of its own) the tournament may play."""
-    if config.format == "swiss":
-        return config.rounds
-    if config.format == "race":
-        return config.race.max_games // GAMES_PER_ROUND
-    return max(s.games_per_pairing for s in [*stages, Stage.of(config)]) // 2
+    return config.format.round_count(config, max(s.games_per_pairing for s in [*stages, Stage.of(config)]))
 
 
 def game_seed(master: int, first: str, second: str, round: int) -> int:
@@ -392,5 +377,6 @@ def with_short_names(config: TournamentConfig, registry: Registry) -> Tournament
     """``config`` with ``short_names`` given to its bots (its challengers renamed alike)."""
     bots = short_names(config.bots, registry)
     renamed = {old.name: new.name for old, new in zip(config.bots, bots)}
-    challengers = tuple(renamed.get(c, c) for c in config.challengers)
-    return replace(config, bots=bots, challengers=challengers)
+    if not _challengers(config):
+        return replace(config, bots=bots)
+    return replace(config, bots=bots, challengers=tuple(renamed.get(c, c) for c in _challengers(config)))

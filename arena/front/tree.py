@@ -7,6 +7,8 @@ process, with its search recorded (``arena.searchtree``); the drawing comes from
 
 from __future__ import annotations
 
+import argparse
+
 import sys
 from pathlib import Path
 
@@ -39,7 +41,9 @@ def add_parser(sub) -> None:
         "--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
         help=f"record at most N nodes in all; the search goes on past them (default {DEFAULT_MAX_NODES})",
     )
-    p.add_argument("--format", choices=FORMATS, help="text (default; or the extension of --out), svg or html")
+    p.add_argument("--as", dest="format", choices=FORMATS, metavar="FORMAT",
+                   help="text (default; or the extension of --out), svg or html")
+    p.add_argument("--format", dest="format", choices=FORMATS, help=argparse.SUPPRESS)  # the earlier spelling
     p.add_argument("--negamax", action="store_true", help="values and windows for the player to move at each node")
     p.add_argument("--out", metavar="FILE", help="write into FILE instead of printing")
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")

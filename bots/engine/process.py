@@ -27,7 +27,7 @@ import weakref
 from arena.errors import BotFault
 from arena.execution import cgroup
 from arena.execution import sandbox as sandboxing
-from arena.execution.isolation import output_file
+from arena.execution.hosts import output_file
 from arena.records import Termination
 
 #: Folders searched after PATH for a program named without a folder (Debian puts Stockfish in /usr/games).

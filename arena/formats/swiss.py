@@ -1,4 +1,4 @@
-"""Swiss pairing and standings: who meets whom each round, and the final order.
+"""Swiss: rounds paired by score as results come in; who meets whom each round, and the final order.
 
 A Swiss round pairs every bot with one of equal or near score that it has not met: a
 minimum-cost perfect matching (networkx's blossom algorithm, as a maximum-weight
@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
+
+from arena.errors import ParameterError
+from arena.formats.base import Format, RoundWatcher, Setting, whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,6 +37,73 @@ time linear in the field, at the cost of never pairing across a block's edge."""
 _BASE, _REMATCH, _STEP, _TIE = 10**15, 10**10, 1000, 1000
 
 
+@dataclass(frozen=True)
+class Swiss(Format):
+    """A Swiss tournament of ``rounds`` rounds: each round pairs every bot with one of near
+    score it has not met, one opening with both colours."""
+
+    rounds: int
+    """Rounds to play."""
+
+    name = "swiss"
+    settings = (
+        Setting("rounds", "int", None, "rounds of a swiss, each pairing one opening with both colours (default {default})",
+                none="none: give it with --format swiss",
+                metavar="R", stored=("rounds",)),
+    )
+    grows = False  # paired as results came in: other bots, other pairings
+    laid_out = False
+    games_per_round = GAMES_PER_ROUND
+
+    @classmethod
+    def misplaced(cls, keys: list[str]) -> str:
+        return "rounds are for the swiss format, which needs them: --format swiss --rounds R"
+
+    @classmethod
+    def build(cls, values: dict) -> "Swiss":
+        if values.get("rounds") is None:
+            raise ParameterError(cls.misplaced(["rounds"]))
+        return cls(whole(values, "rounds"))
+
+    def stored(self) -> dict:
+        return {"rounds": self.rounds}
+
+    def check(self, config) -> None:
+        if self.rounds < 1:
+            raise ParameterError(f"a Swiss tournament needs at least one round, got {self.rounds}")
+        super().check(config)
+
+    def round_count(self, config, most_games_per_pairing: int) -> int:
+        return self.rounds
+
+    def planned(self, config) -> int:
+        return self.rounds * GAMES_PER_ROUND * (len(config.bots) // 2)
+
+    def watcher(self, config, stored, scheduled):
+        return SwissWatcher(stored, scheduled)
+
+    def describe(self, config: dict) -> str:
+        return f"{self.rounds} rounds, one opening with both colours per pairing"
+
+    def report(self, tables, config: dict, fmt: str):
+        from results.report import report
+
+        return [], {"swiss": swiss_standings(tables.games, config), **report(tables.games, tables.moves)}
+
+
+class SwissWatcher(RoundWatcher):
+    """Plays a Swiss tournament's rounds, each paired by score from the rounds before it."""
+
+    def walk(self, config):
+        bots = [e.name for e in config.bots]
+        rounds = config.format.rounds
+        for r, start, pairs, bye, complete, _ in replay(bots, config.seed, rounds, self.results):
+            if bye is not None and not complete:
+                self.lines.append(f"arena: round {r + 1}: bye for {bye} ({BYE_POINTS:g} point)")
+            yield r, start, pairs, complete
+        self.round = rounds - 1
+
+
 def _networkx():
     try:
         import networkx
@@ -43,7 +114,7 @@ def _networkx():
     return networkx
 
 
-class Swiss:
+class SwissState:
     """The state of a Swiss tournament between rounds: points, who met whom, byes."""
 
     def __init__(self, bots: Sequence[str], seed: int):
@@ -118,7 +189,7 @@ def replay(bots: Sequence[str], seed: int, rounds: int, results: dict[int, tuple
     recording each complete one, and stops after the first incomplete one. Round r's games
     are ids ``r * per_round`` on, two per pairing, the higher-ranked bot first in the first.
     """
-    swiss = Swiss(bots, seed)
+    swiss = SwissState(bots, seed)
     per_round = GAMES_PER_ROUND * (len(bots) // 2)
     for r in range(rounds):
         pairs, bye = swiss.pair(r)
@@ -139,7 +210,7 @@ def swiss_standings(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
     results = {
         int(i): (f, s, float(x)) for i, f, s, x in zip(games["game_id"], games["first"], games["second"], games["score_first"])
     }
-    swiss = Swiss(bots, config["seed"])
+    swiss = SwissState(bots, config["seed"])
     for r, start, pairs, bye, complete, swiss in replay(bots, config["seed"], config["rounds"], results):
         pass
     against: dict[tuple[str, str], float] = {}

@@ -1,4 +1,4 @@
-"""A standing ladder: bots join and leave over days; pairings are drawn batch by batch by rating.
+"""Ladder: a standing ladder that bots join and leave over days; pairings are drawn batch by batch by rating.
 
 Membership is part of the ladder's stored settings (``config["bots"]``): each member has its
 name, spec and budget, when it joined and left (UTC, ISO 8601), and the batches from which
@@ -24,6 +24,10 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from arena.errors import ParameterError
+from arena.formats.base import Format, Setting, Watcher
+from arena.records import points
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -34,6 +38,59 @@ PLACEMENT = 4
 REMATCH_ELO = 50.0
 """How much further (in Elo) a partner looks for each pairing the two have played already."""
 MAX_PAIRS = (STRIDE - 1) // 2
+
+
+@dataclass(frozen=True)
+class Ladder(Format):
+    """A ladder: a placement gauntlet for each new bot, then rating pairings, batch by batch."""
+
+    placement: int = PLACEMENT
+    """Pairings of a new bot's placement gauntlet, two games each."""
+    batch: int | None = None
+    """Most rating pairings per batch (None: every placed bot once a batch)."""
+
+    name = "ladder"
+    command = "ladder"
+    in_files = False
+    grows = False
+    laid_out = False
+    min_bots = 0  # its field changes while it runs: a batch needs two active bots
+    open_ended = True  # it runs until stopped
+    games_per_round = 2
+    settings = (
+        Setting("placement", "int", PLACEMENT, "pairings of a new bot's placement gauntlet, two games each, set at "
+                "creation (default {default})", metavar="K", commands=("ladder",), fixed=True),
+        Setting("batch", "int", None, "most rating pairings per batch (ratings are refit between batches), set at "
+                "creation (default: every placed bot once a batch)", metavar="P", commands=("ladder",), fixed=True),
+    )
+
+    def __post_init__(self):
+        for key, value in (("placement", self.placement), ("batch", self.batch)):
+            if value is not None and not 1 <= value <= MAX_PAIRS:
+                raise ParameterError(f"--{key} must be between 1 and {MAX_PAIRS} pairings, got {value}")
+
+    @classmethod
+    def build(cls, values: dict) -> "Ladder":
+        placement = values.get("placement")
+        return cls(PLACEMENT if placement is None else placement, values.get("batch"))
+
+    def stored(self) -> dict:
+        return {"placement": self.placement, "batch": self.batch}
+
+    def check(self, config) -> None:
+        pass  # its field changes while it runs: a batch needs two active bots, not the ladder
+
+    def describe(self, config: dict) -> str:
+        return "placement gauntlet, then rating pairings, one opening with both colours per pairing"
+
+    def report(self, tables, config: dict, fmt: str):
+        from results.report import report
+
+        out = report(tables.games, tables.moves)
+        return [], {"ladder": ladder_table(tables.games, config, out["standings"]), **out}  # one Elo fit for both
+
+    def page(self, games, config: dict, standings) -> dict:
+        return {"ladder": ladder_table(games, config, standings)}
 
 
 @dataclass(frozen=True)
@@ -78,36 +135,6 @@ def active_at(members: Sequence[dict], batch: int) -> list[str]:
     """Members who play in ``batch``: joined at or before it (``from_batch`` set) and not left by it."""
     return [m["name"] for m in members if m.get("from_batch") is not None and m["from_batch"] <= batch
             and (m.get("left_batch") is None or m["left_batch"] > batch)]
-
-
-def assign(members: list[dict], batch: int) -> str:
-    """Set ``from_batch`` of members who joined and ``left_batch`` of members who left since a
-    run last looked, to ``batch``; return what changed, in words (``members`` changes in place)."""
-    joins, leaves = [], []
-    for m in members:
-        if m.get("from_batch") is None and m.get("left") is None:
-            m["from_batch"] = batch
-            joins.append(m["name"])
-        elif m.get("left") is not None and m.get("from_batch") is not None and m.get("left_batch") is None:
-            m["left_batch"] = batch
-            leaves.append(m["name"])
-    return "; ".join(f"{', '.join(who)} {verb + 's' * (len(who) == 1)}" for who, verb in ((joins, "join"), (leaves, "leave"))
-                     if who)
-
-
-def update_config(store, tournament, change) -> dict:
-    """Read a stored tournament's config, ``change(config)`` it in place, and write it back, in
-    one transaction (two processes recording joins at once both keep theirs); returns it."""
-    from results.sqlite import write
-
-    def work():
-        (text,) = store.db.execute("SELECT config FROM tournaments WHERE id=?", (tournament.id,)).fetchone()
-        config = json.loads(text)
-        change(config)
-        store.db.execute("UPDATE tournaments SET config=? WHERE id=?", (json.dumps(config, sort_keys=True), tournament.id))
-        return config
-
-    return write(store.db, store.path, store.lock_timeout, f"the members of ladder {tournament.name!r}", work)
 
 
 def ratings(results: dict[int, tuple[str, str, float]], before: int) -> dict[str, float]:
@@ -251,12 +278,91 @@ def _when(stamp: str | None) -> str | None:
     return None if stamp is None else stamp.replace("T", " ")[:16]
 
 
-def member(name: str, spec: str, budget: str, joined: str) -> dict:
-    """A new member's stored entry (it plays from the batch the running ladder gives it)."""
-    return {"name": name, "spec": spec, "budget": budget, "joined": joined, "left": None,
-            "from_batch": None, "left_batch": None}
+class LadderWatcher(Watcher):
+    """Plays a ladder batch by batch until ``limit`` more games are played (None: until
+    stopped) or nothing can be paired. Between batches it asks for the members and for the
+    schedule that makes the batch's games (``schedule_for(members, number)``); each batch is
+    drawn from the games stored before it."""
 
+    def __init__(self, stored: list[dict], *, seed: int, placement: int, most: int | None, limit: int | None,
+                 members, schedule_for):
+        """``members(number, fresh)``: the members, and what changed if ``fresh`` (no game of
+        batch ``number`` stored yet: joins and leaves recorded since take effect there)."""
+        super().__init__([], 0)
+        self.results = {r["game_id"]: (r["first"], r["second"], points(r["result"])) for r in stored}
+        self.number = max(self.results) // STRIDE if self.results else 0
+        self.seed, self.placement, self.most, self.limit = seed, placement, most, limit
+        self.members, self.schedule_for = members, schedule_for
+        self.total, self.initial = limit, 0
+        self.played = self.batches = 0
+        self.batch: Batch | None = None
+        self.stopped = ""
+        """Why it stopped before its limit (nothing to pair), or ""."""
+        self.said: list[str] = []
+        """What it said about the ladder, in order."""
+        self.lines: list[str] = []
 
-def names(members: Iterable[dict], status: str | None = None) -> list[str]:
-    """Member names; ``status="in"``: those who have not left."""
-    return [m["name"] for m in members if status is None or m.get("left") is None]
+    def say(self, line: str) -> None:
+        self.said.append(line)
+        self.lines.append(f"arena: {line}")
+
+    def rounds(self, todo, schedule):
+        while self.limit is None or self.played < self.limit:
+            fresh = not any(i // STRIDE == self.number for i in self.results)  # joins and leaves count from here
+            members, news = self.members(self.number, fresh)
+            if news:
+                self.say(f"batch {self.number + 1}: {news}")
+            batch = draw_batch(members, self.number, self.results, self.seed, self.placement, self.most)
+            games = [g for g in batch.games() if g[0] not in self.results]
+            if not batch.pairings:
+                self.stopped = f"fewer than two active bots ({', '.join(batch.active) or 'none'})"
+                return
+            if not games:
+                self.number += 1
+                continue
+            self.batch = batch
+            self._tell(batch, games)
+            if self.limit is not None:
+                games = games[: self.limit - self.played]
+            made = self.schedule_for(members, self.number)
+            yield [made.task(i, i // 2, self.number, first, second) for i, first, second in games]
+            self.batches += 1
+            if not all(i in self.results for i, _, _ in games):
+                return  # a game failed: the next batch is drawn from this one's games, all of them
+            if all(i in self.results for i, _, _ in batch.games()):
+                self.number += 1
+
+    def add(self, game) -> int:
+        self.results[game.game_id] = (game.first, game.second, game.score_first)
+        self.played += 1
+        return 1
+
+    def news(self):
+        lines, self.lines = self.lines, []
+        return iter(lines)
+
+    def postfix(self) -> str:
+        batch = self.batch
+        if batch is None:
+            return ""
+        text = f"batch {batch.number + 1}, {len(batch.active)} active"
+        if batch.ratings:
+            leader = max((b for b in batch.active if b in batch.ratings), key=batch.ratings.get, default=None)
+            if leader is not None:
+                text += f", leader {leader} {batch.ratings[leader]:+.0f}"
+        if batch.placing:
+            text += f", placing {', '.join(batch.placing)}"
+        return text
+
+    def _tell(self, batch: Batch, todo: list) -> None:
+        if len(todo) < len(batch.games()):
+            return  # resumed mid-batch: told when it was drawn
+        if batch.founders:
+            self.say(f"batch {batch.number + 1}: no rated field to place against yet: {', '.join(batch.founders)} "
+                     "start in rating pairings")
+        for bot, opponents in batch.placing.items():
+            shown = ", ".join(f"{o} ({batch.ratings.get(o, 0.0):+.0f})" for o in opponents)
+            fewer = f" (only {len(opponents)} rated bots: {self.placement} pairings asked)" if len(opponents) < self.placement else ""
+            self.say(f"batch {batch.number + 1}: placing {bot} against {shown}{fewer}")
+        if batch.waiting:
+            self.say(f"batch {batch.number + 1} is full: {len(batch.waiting)} new bots are placed in the next")

@@ -18,25 +18,68 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from arena.errors import ParameterError
+from arena.formats.base import Format, RoundWatcher, Setting, number, whole
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
 @dataclass(frozen=True)
-class Race:
-    """A race's settings."""
+class Race(Format):
+    """A race: the leader against every survivor each round; clearly worse bots are dropped."""
 
     confidence: float = 0.95
     """How sure a drop must be: 1 - the family-wise error rate of one round's tests."""
     max_games: int = 1000
     """The games budget: no round starts that would pass it."""
 
+    name = "race"
+    settings = (
+        Setting("confidence", "float", None, "a race drops a bot worse than the leader at this confidence (default "
+                "{default})", stored=("race",), none=f"{confidence:g}"),
+        Setting("max_games", "int", None, "a race's games budget (default {default})", metavar="N", stored=("race",),
+                none=str(max_games)),
+    )
+    grows = False
+    laid_out = False
+    open_ended = True  # it stops when one bot is left
+    games_per_round = 2
+
     def __post_init__(self):
         if not 0 < self.confidence < 1:
             raise ParameterError(f"confidence must be between 0 and 1, got {self.confidence!r}")
         if self.max_games < 2:
             raise ParameterError(f"max-games must be at least 2, got {self.max_games!r}")
+
+    @classmethod
+    def build(cls, values: dict) -> "Race":
+        confidence = cls.confidence if values.get("confidence") is None else number(values, "confidence")
+        max_games = cls.max_games if values.get("max_games") is None else whole(values, "max_games")
+        return cls(confidence, max_games)
+
+    @classmethod
+    def from_stored(cls, stored: dict) -> "Race":
+        return cls(**stored["race"])
+
+    def stored(self) -> dict:
+        return {"race": {"confidence": self.confidence, "max_games": self.max_games}}
+
+    def round_count(self, config, most_games_per_pairing: int) -> int:
+        return self.max_games // self.games_per_round
+
+    def planned(self, config) -> int:
+        return self.max_games
+
+    def watcher(self, config, stored, scheduled):
+        return RaceWatcher(stored, scheduled)
+
+    def describe(self, config: dict) -> str:
+        return f"at most {self.max_games:,} games, drops at {self.confidence:g} confidence"
+
+    def report(self, tables, config: dict, fmt: str):
+        from results.report import report
+
+        return [], {"race": race_table(tables.games, config), **report(tables.games, tables.moves)}
 
 
 @dataclass(frozen=True)
@@ -160,7 +203,7 @@ def race_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
     import pandas as pd
 
     bots = [b["name"] for b in config["bots"]]
-    race = Race(**config["race"])
+    race = Race.from_stored(config)
     results = {
         int(i): (f, s, float(x)) for i, f, s, x in zip(games["game_id"], games["first"], games["second"], games["score_first"])
     }
@@ -181,3 +224,32 @@ def race_table(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
         if column not in table:
             table[column] = None
     return table
+
+
+class RaceWatcher(RoundWatcher):
+    """Plays a race's rounds: the leader against every survivor, until one is left."""
+
+    def __init__(self, stored: list[dict], scheduled: int):
+        super().__init__(stored, scheduled)
+        self.state = None
+
+    def walk(self, config):
+        bots = [e.name for e in config.bots]
+        told = 0
+        for r, start, pairs, complete, state in replay(bots, config.seed, config.format, self.results):
+            self.state = state
+            told = self._tell(told)
+            yield r, start, pairs, complete
+        self._tell(told)
+
+    def _tell(self, told: int) -> int:
+        for d in self.state.dropped[told:] if self.state else ():
+            self.lines.append(
+                f"arena: after round {d.round + 1}: {d.bot} dropped ({d.score:g}-{d.leader_score:g} against "
+                f"{d.leader}, p={d.p_value:.2g})"
+            )
+        return len(self.state.dropped) if self.state else told
+
+    def postfix(self) -> str:
+        alive = len(self.state.alive) if self.state is not None else 0
+        return f"round {self.round + 1}, {alive} left"

@@ -1,0 +1,142 @@
+"""Every setting of a tournament, declared once: the table the flags of each command, the TOML
+keys, the defaults, the help, growth's and the ladder's checks are all read from.
+
+A row is an ``arena.formats.Setting``. The formats declare their own rows
+(``Format.settings``); they are listed here after ``format``. The order is the order of
+``--help`` and of the settings a message lists.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.formats import formats
+from arena.formats.base import Setting
+from arena.limits import DEFAULT_LIMITS
+from arena.params import format_value
+
+DEFAULT_DATABASE = "arena-results.db"
+RUNS = ("run", "sprt", "ladder")  # the commands that run games into a database
+_STORED_LIMITS = ("run", "sprt", "ladder")
+
+_COMMON = (
+    Setting("name", "text", None, "tournament name in the database (default: {default})", commands=("run", "sprt"),
+            none="GAME-BUDGET-HASH of the settings that are not grown"),
+    Setting("game", "text", "connect4", "game spec (default {default})", commands=RUNS, stored=("game",), fixed=True),
+    Setting("bots", "texts", ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
+            "a bot (repeat); replaces the file's bots (default {default})", flag="--bot", metavar="[NAME=]SPEC[@BUDGET]",
+            stored=("bots",), grows=True),
+    Setting("budget", "text", "nodes=2000", "default per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS "
+            "(default {default})", commands=(*RUNS, "play"), stored=("budget",), fixed=True),
+    Setting("games", "int", 40, "games per pairing, even: colours are swapped (default {default})",
+            stored=("games_per_pairing",), grows=True),
+    Setting("openings", "text", 4, "random opening plies per game pair, or an openings file: one opening per line, "
+            "each played twice with colours swapped (default {default})", metavar="PLIES|FILE", commands=RUNS,
+            stored=("opening_plies", "opening_book"), fixed=True),
+    Setting("shuffle", "on", False, "play the openings file's lines in an order shuffled by --seed, not the file's "
+            "(default {default})", commands=RUNS, stored=("opening_book",), fixed=True),
+    Setting("seed", "int", 1, "master seed (default {default})", commands=RUNS, stored=("seed",), fixed=True),
+    Setting("format", "choice", "round-robin", "tournament format (default {default})", stored=("format",)),
+)
+_LIMITS = (
+    Setting("time_margin", "float", DEFAULT_LIMITS.time_margin, "grace past a time budget (default {default})",
+            metavar="SECONDS", commands=(*_STORED_LIMITS, "play"), stored=("time_margin",), fixed=True),
+    Setting("isolate", "off", True, "run bots in the arena's own processes, not each in a supervised process of its "
+            "own: faster, but a hung or crashing bot is not contained (default: {default})", flag="--no-isolation",
+            commands=(*_STORED_LIMITS, "play"), stored=("isolate",), fixed=True, words=("isolated", "not isolated")),
+    Setting("sandbox", "on", False, "run every bot process under bubblewrap: no network, no files but its own and a "
+            "scratch folder (default: {default})", commands=(*_STORED_LIMITS, "play"), stored=("sandbox",), fixed=True,
+            words=("sandboxed", "not sandboxed")),
+    Setting("watchdog", "float", DEFAULT_LIMITS.watchdog, "limit on a move without a time budget, and on start-up "
+            "(default {default})", metavar="SECONDS", commands=(*_STORED_LIMITS, "play"), stored=("watchdog",),
+            fixed=True),
+    Setting("memory_limit", "int", DEFAULT_LIMITS.memory_limit, "memory limit per bot process (default {default}; "
+            "0: none)", metavar="MIB", commands=_STORED_LIMITS, stored=("memory_limit",), fixed=True),
+    Setting("output_limit", "int", DEFAULT_LIMITS.output_limit, "stdout+stderr limit per bot and game (default "
+            "{default})", metavar="KIB", commands=_STORED_LIMITS, stored=("output_limit",), fixed=True),
+)
+_RUN = (
+    Setting("database", "text", DEFAULT_DATABASE, "results database, SQLite (default {default})", flag="--db",
+            commands=("run", "sprt")),
+    Setting("jobs", "int", None, "worker processes (default: {default})", commands=RUNS, none="the number of CPUs"),
+    Setting("dask", "text", None, "run on a Dask cluster: tcp://HOST:PORT, or 'local' (default: this machine's "
+            "processes)", metavar="ADDRESS", commands=RUNS, flag_only=True),
+    Setting("progress", "off", True, "no progress bar (default: a bar on stderr)", flag="--no-progress", commands=RUNS,
+            flag_only=True),
+)
+_SPRT_BOTS = (
+    Setting("new", "text", None, "the bot under test", flag=None, commands=("sprt",)),
+    Setting("base", "text", None, "the bot it is tested against", flag=None, commands=("sprt",)),
+)
+
+
+def table() -> tuple[Setting, ...]:
+    """Every row, in order: the common ones, each format's after ``format``, the limits, how a run runs."""
+    own = tuple(row for cls in formats().values() for row in cls.settings)
+    return (*_COMMON, *own, *_LIMITS, *_RUN, *_SPRT_BOTS)
+
+
+def rows(command: str) -> list[Setting]:
+    """The rows ``command`` takes, each key once."""
+    seen, out = set(), []
+    for row in table():
+        if command in row.commands and row.key not in seen:
+            seen.add(row.key)
+            out.append(row)
+    return out
+
+
+def defaults(command: str = "run") -> dict[str, Any]:
+    """What ``command`` plays with no file and no flag: every TOML key it takes, with its default."""
+    return {row.key: row.default for row in rows(command) if not row.flag_only}
+
+
+def shown(value, row: Setting | None = None) -> str:
+    """A default as a user would type it (``row``: how its help shows None, True and False)."""
+    if value is None:
+        return row.none if row is not None else "none"
+    if isinstance(value, bool) and row is not None and row.words:
+        return row.words[0] if value else row.words[1]
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        return " ".join(map(shown, value)) or "none"
+    if isinstance(value, dict):  # a bot or budget given as a TOML table
+        return ",".join(f"{k}={format_value(v)}" for k, v in value.items())
+    return format_value(value)
+
+
+def add_flags(parser: argparse.ArgumentParser, command: str, values: dict[str, Any], skip=()) -> None:
+    """The flags of ``command``'s settings (all None when not given), each with its help and the
+    default in ``values`` (the command's defaults, read when the parser is built)."""
+    for row in rows(command):
+        if row.flag is None or row.key in skip:
+            continue
+        text = row.help.replace("{default}", shown(values.get(row.key, row.default), row))
+        if command == "ladder" and row.fixed:
+            text += ", set at creation"
+        options = {"dest": row.key, "help": text, "default": None}
+        if row.kind in ("on", "off"):
+            parser.add_argument(row.option, action="store_true" if row.kind == "on" else "store_false", **options)
+            continue
+        if row.metavar:
+            options["metavar"] = row.metavar
+        if row.kind == "texts":
+            options["action"] = "append"
+        elif row.kind == "choice":
+            options["choices"] = row.choices or tuple(n for n, cls in formats().items() if cls.command == command)
+        elif row.kind in ("int", "float"):
+            options["type"] = int if row.kind == "int" else float
+        parser.add_argument(row.option, **options)
+
+
+def overrides(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """The settings given as flags (None: not given), by key."""
+    return {row.key: getattr(args, row.key, None) for row in rows(command) if row.flag is not None}
+
+
+def flags_of(stored_key: str, command: str = "run") -> str:
+    """The flag(s) that set a stored key, for messages (``--confidence/--max-games``)."""
+    return "/".join(dict.fromkeys(row.option for row in table() if stored_key in row.stored and row.flag is not None
+                                  and (command in row.commands or stored_key not in ("games_per_pairing",))))

@@ -1,0 +1,114 @@
+"""Conformance checks of a game: playouts, states, terminals, transpositions, and its search hooks."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from dataclasses import dataclass
+
+from arena.game import Game, texts_need_state
+from arena.testing.hooks import HookReport, check_search_hooks
+from arena.testing.playout import _Place, _line, _reporting, _require, _transposed, random_playout
+
+
+@dataclass
+class GameReport:
+    """What ``check_game`` looked at."""
+
+    playouts: int
+    positions: int
+    transpositions: int
+    """Pairs of transposed move orders found to reach the same position (and checked)."""
+    hooks: HookReport | None = None
+    """What ``check_search_hooks`` looked at."""
+
+
+
+
+def check_game(game: Game, *, playouts: int = 20, seed: int = 0, max_plies: int = 10_000) -> GameReport:
+    """Play seeded random games and check every rule-book promise along the way."""
+    _require("check_game", game=(game, Game), playouts=(playouts, int), seed=(seed, int), max_plies=(max_plies, int))
+    rng = random.Random(seed)
+    low, high = game.bounds
+    assert low < 0 < high and low == -high, f"{game.name}: bounds {game.bounds} must be symmetric around 0"
+    positions = transpositions = 0
+    place = _Place(game.name, game)
+    for _ in range(playouts):
+        with _reporting(place):
+            moves = random_playout(game, rng, max_plies, place)
+            states = [game.initial_state()]
+            for ply, move in enumerate(moves):
+                place.at(moves, ply)
+                state = states[-1]
+                positions += 1
+                _check_state(game, state, moves[:ply])
+                before = pickle.dumps(state)
+                child = game.apply(state, move)
+                assert pickle.dumps(state) == before, f"{place}: apply changed its input"
+                states.append(child)
+            place.at(moves)
+            _check_terminal(game, states[-1], moves)
+            transpositions += _check_transpositions(game, moves, states)
+    hooks = check_search_hooks(game, playouts=playouts, seed=seed, max_plies=max_plies)
+    return GameReport(playouts, positions, transpositions, hooks)
+
+
+def _check_state(game: Game, state, path) -> None:
+    where = f"{game.name} after {_line(game, path)}"
+    _check_hashable(state, where)
+    assert pickle.loads(pickle.dumps(state)) == state, f"{where}: state does not survive pickling"
+    player = game.to_move(state)
+    assert player in (0, 1), f"{where}: to_move returned {player!r}"
+    legal = list(game.legal_moves(state))
+    assert legal, f"{where}: non-terminal state has no legal moves"
+    assert len(set(legal)) == len(legal), f"{where}: legal moves repeat: {legal!r}"
+    for move in legal:
+        text = game.format_move(move)
+        assert game.parse_move(text) == move, f"{where}: parse_move({text!r}) does not give back {move!r}"
+    texts = [game.move_text(state, move) for move in legal] if texts_need_state(game) else []
+    assert len(set(texts)) == len(texts), f"{where}: legal moves share a text: {texts!r}"
+    for move, text in zip(legal, texts):
+        assert isinstance(text, str) and text and not any(c.isspace() for c in text), (
+            f"{where}: move_text gave {text!r} for {move!r}; a move's text is one word"
+        )
+        back = game.parse_move_in(state, text)
+        assert back == move, f"{where}: parse_move_in({text!r}) gives {back!r}, not {move!r}"
+    low, high = game.bounds
+    h0, h1 = game.heuristic(state, 0), game.heuristic(state, 1)
+    assert low < h0 < high, f"{where}: heuristic {h0} not strictly inside {game.bounds}"
+    assert abs(h0 + h1) < 1e-9, f"{where}: heuristic not zero-sum ({h0} for 0, {h1} for 1)"
+    assert isinstance(game.render(state), str)
+
+
+def _check_terminal(game: Game, state, moves) -> None:
+    where = f"{game.name} after {_line(game, moves)}"
+    assert game.is_terminal(state)
+    assert not list(game.legal_moves(state)), f"{where}: terminal state has legal moves"
+    u0, u1 = game.utility(state, 0), game.utility(state, 1)
+    assert u0 == -u1, f"{where}: utilities {u0} and {u1} do not sum to zero"
+    low, high = game.bounds
+    assert low <= u0 <= high, f"{where}: utility {u0} outside {game.bounds}"
+    _check_hashable(state, where)
+    assert isinstance(game.render(state), str)
+
+
+def _check_hashable(state, where: str) -> None:
+    try:
+        hash(state)
+    except TypeError as exc:
+        raise AssertionError(f"{where}: state {state!r} is not hashable ({exc})") from None
+
+
+def _check_transpositions(game: Game, moves, states) -> int:
+    """Where both orders of a swap reach the same picture, the states must be equal."""
+    found = 0
+    for i, state, original in _transposed(game, moves, states):
+        assert state == original and hash(state) == hash(original), (
+            f"{game.name}: {_line(game, moves[: i + 3])} and the same with moves {i} and {i + 2} "
+            f"swapped show the same position but give unequal states"
+        )
+        found += 1
+    return found
+
+
+#: Node cap of one exact solve in ``check_search_hooks`` (positions needing more are skipped).
