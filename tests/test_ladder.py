@@ -270,3 +270,15 @@ def test_a_ladder_stopped_by_the_file_size_limit_resumes_with_the_command_it_nam
     again = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)  # the same command, as it says
     assert again.returncode == 0, again.stderr
     assert "has a bot" not in again.stderr and _count(db) > before
+
+
+def test_a_ladder_on_a_dask_cluster_plays_the_games_of_one_on_this_machine(tmp_path):
+    pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
+    bots = ["a=random", "b=greedy", "c=alphabeta:depth=2", "d=random"]
+    here, there = str(tmp_path / "here.db"), str(tmp_path / "there.db")
+    assert main(["ladder", here, *FAST, "--add", *bots, "--games", "16", *QUIET]) == 0
+    assert main(["ladder", there, *FAST, "--add", *bots, "--games", "16", "--no-progress", "--jobs", "2",
+                 "--dask", "local"]) == 0
+    columns = ["game_id", "first", "second", "result", "plies"]
+    local, cluster = (_games(db)[columns].sort_values("game_id").reset_index(drop=True) for db in (here, there))
+    assert len(local) == 16 and local.equals(cluster)

@@ -292,3 +292,23 @@ def test_arena_list_does_not_call_a_decided_sprt_partial(tmp_path, capsys):
     assert main(["list", str(db)]) == 0
     out = capsys.readouterr().out
     assert "partial" not in out and "of 2,000" not in out, out
+
+
+def test_a_game_that_could_not_be_played_is_not_counted_in_flight():
+    from arena.formats.sprt import Sprt, TestWatcher
+    from arena.front.tournament import Entrant, TournamentConfig
+    from results.rows import GameRow
+    from results.sprt import SPRT
+
+    config = TournamentConfig(game="nim", bots=(Entrant("new", "random"), Entrant("base", "random")),
+                              games_per_pairing=2, format=Sprt(SPRT(0, 5)))
+    watcher = TestWatcher(config, [], 2)  # one pair at most: the first pair decides (inconclusive)
+    handed = list(watcher.tasks(range(4)))  # four games in flight
+    assert handed == [0, 1, 2, 3] and watcher.in_flight == 4
+    watcher.failed(3)  # its worker died: it will not come back
+    fields = dict.fromkeys(GameRow._fields)
+    for game_id, score in ((0, 1.0), (1, 0.0)):  # new wins both
+        watcher.add(GameRow(**{**fields, "game_id": game_id, "first": ("new", "base")[game_id % 2],
+                               "second": ("base", "new")[game_id % 2], "score_first": score}))
+    assert watcher.walk.over and watcher.in_flight == 1
+    assert "1 in flight" in next(watcher.news())

@@ -197,6 +197,9 @@ class Watcher:
         self.board.add(game.first, game.second, game.score_first)
         return 1
 
+    def failed(self, index: int) -> None:
+        """A game handed out could not be played (it is not stored; a later run tries it again)."""
+
     def postfix(self) -> str:
         return self.board.leader()
 

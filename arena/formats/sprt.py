@@ -134,6 +134,9 @@ class TestWatcher(Watcher):
         self.in_flight -= 1
         return self.walk.add(game.game_id, game.first, game.score_first)
 
+    def failed(self, index: int) -> None:
+        self.in_flight -= 1
+
     def postfix(self) -> str:
         s = self.walk.status
         return f"LLR {s.llr:.2f} in ({s.lower:.2f}, {s.upper:.2f})"

@@ -122,6 +122,7 @@ def run_tournament(
                         interrupt.check()
                         if isinstance(outcome, Failure):
                             result.failed.append(outcome)
+                            watcher.failed(outcome.index)
                             bar.write(
                                 f"arena: warning: game {outcome.index} could not be played: {outcome.message}",
                                 file=sys.stderr,
