@@ -28,7 +28,7 @@ class Limits:
     output_limit: int = 1024
     """Most an isolated bot may write to stdout and stderr in one game, in KiB."""
     sandbox: bool = False
-    """Run every bot process under bubblewrap (see arena.execution.sandbox); isolated bots only."""
+    """Run every bot process under bubblewrap (see arena.execution.sandbox.bubblewrap); isolated bots only."""
 
     def __post_init__(self):
         margin, watchdog, memory, output = self.time_margin, self.watchdog, self.memory_limit, self.output_limit

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import typing
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -11,8 +12,9 @@ import pluggy
 
 from arena import hookspecs
 from arena.bot import Bot
-from arena.errors import ParameterError, PluginError, UnknownNameError
+from arena.errors import ArenaError, ParameterError, PluginError, UnknownNameError
 from arena.game import Game, bounds_problem
+from arena.limits import Limits
 from arena.params import Configurable, parse_spec
 
 #: Modules registered before any third-party plugin, through the same hooks.
@@ -28,15 +30,82 @@ class Entry:
     plugin: str
 
 
+class Registry(typing.Protocol):
+    """What a command or a run asks of its games and bots, whichever registry it has: the
+    plugins imported in this process (``PluginRegistry``), or in a sandboxed run, the arena's
+    own and every third-party bot as its sandboxed probe described it
+    (``arena.execution.sandbox.probing.ProbedRegistry``)."""
+
+    games: dict
+    bots: dict
+    errors: list[str]
+    plugins: tuple[str, ...]
+    """The plugin modules workers load (and, for a bot ``hosts`` says nothing of, its host)."""
+    sandboxed: bool
+
+    def game(self, spec: str, **params) -> Game: ...
+
+    def game_class(self, name: str) -> type[Game]: ...
+
+    def bot_class(self, name: str): ...
+
+    def bot(self, spec: str, **params): ...
+
+    def hosts(self, spec: str) -> tuple[str, ...] | None:
+        """The plugins the sandboxed host of a third-party bot loads; None for a bot built here."""
+
+    def host_table(self, entrants) -> dict | None:
+        """``hosts`` of each entrant's spec, for the games of a sandboxed run (``GameTask.hosts``); None otherwise."""
+
+    def check_bot(self, spec: str, game: Game, limits: Limits) -> None:
+        """Build the bot of ``spec`` and check it can play ``game``; raise ParameterError or UnknownNameError."""
+
+
 @dataclass
-class Registry:
-    """Every registered game and bot class, by name."""
+class PluginRegistry:
+    """Every registered game and bot class, by name: the plugins imported in this process."""
 
     games: dict[str, Entry] = field(default_factory=dict)
     bots: dict[str, Entry] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     """One line per third-party plugin that could not be loaded, and per name registered twice."""
     plugin_manager: pluggy.PluginManager | None = None
+    plugins: tuple[str, ...] = ()
+    """The ``--plugin`` modules it was built with, which workers and hosts load too."""
+    sandboxed: typing.ClassVar[bool] = False
+
+    def hosts(self, spec: str) -> None:
+        return None
+
+    def host_table(self, entrants) -> None:
+        return None
+
+    def check_bot(self, spec: str, game: Game, limits: Limits) -> None:
+        """Build the bot of ``spec`` and check it can play ``game``; raise ParameterError or UnknownNameError.
+
+        A constructor that fails otherwise is let through: it loses its games, each recorded
+        as a crash. A third-party bot of a sandboxed run is never built here: its registry is a
+        ``ProbedRegistry``, whose probe built and checked it in its sandbox.
+        """
+        name, text = parse_spec(spec)
+        cls = self.bot_class(name)
+        if limits.sandbox and self.bots[name].plugin not in DEFAULT_PLUGINS:
+            raise ArenaError(
+                f"bot {spec!r} of plugin {self.bots[name].plugin!r} would be built outside a sandbox: a sandboxed "
+                "tournament is checked against arena.execution.sandbox.probing.sandboxed_registry"
+            )
+        values = cls.parse_params(text)
+        if cls.interactive:
+            raise ParameterError(f"bot {spec!r} is played by a person and cannot enter a tournament")
+        try:
+            bot = cls(**values)
+        except ParameterError:
+            raise
+        except Exception:
+            return
+        if cls.external:
+            bot.limits = limits  # an engine is started to check it: sandboxed too
+        bot.check_game(game)
 
     def game_class(self, name: str) -> type[Game]:
         return self._lookup("game", self.games, name)
@@ -150,7 +219,7 @@ def _label(ep) -> str:
     return f"plugin {ep.name!r} ({dist.name} {dist.version})" if dist else f"plugin {ep.name!r}"
 
 
-def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:
+def get_registry(*, entry_points: bool = True, plugins=()) -> PluginRegistry:
     """Build a registry: built-ins, then entry points, then ``plugins`` (modules or objects).
 
     A name registered twice keeps its first registration (built-ins register first) and
@@ -158,7 +227,7 @@ def get_registry(*, entry_points: bool = True, plugins=()) -> Registry:
     plugin that fails to import or to register.
     """
     pm = make_plugin_manager()
-    registry = Registry(plugin_manager=pm)
+    registry = PluginRegistry(plugin_manager=pm)
     if entry_points:
         load_entry_points(pm, registry.errors)
     for plugin in plugins:

@@ -86,7 +86,7 @@ def run_tree(tree: Path, cases, moves: int, budget: str, cgroups: bool) -> dict:
 
 def usable(cases) -> list:
     from arena.errors import ArenaError
-    from arena.execution import sandbox
+    from arena.execution.sandbox import bubblewrap as sandbox
 
     out = []
     for game, sandboxed in cases:

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import results  # noqa: E402
 from arena import Budget, get_registry  # noqa: E402
-from arena.execution import sandbox  # noqa: E402
+from arena.execution.sandbox import bubblewrap as sandbox  # noqa: E402
 from arena.front.run import run_tournament  # noqa: E402
 from arena.front.settings import RunSettings  # noqa: E402
 from arena.front.tournament import Entrant, TournamentConfig  # noqa: E402

@@ -67,7 +67,7 @@ class About:
     race: dict | None = None
     """A race's confidence and games budget."""
     sandboxed: bool | None = None
-    """Every bot process ran under bubblewrap (see arena.execution.sandbox)."""
+    """Every bot process ran under bubblewrap (see arena.execution.sandbox.bubblewrap)."""
     plan: str | None = None
     """How much each bot plays, in the format's words (``Format.describe``)."""
 

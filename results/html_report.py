@@ -176,7 +176,7 @@ def html(tables, game: Game | None = None, config: dict | None = None) -> str:
         about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
         crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games), colours),
         faults=_table(terminations(games), FAULTS), charts=charts, charts_missing=charts_missing,
-        verdict=sections.get("verdict"), ladder=_table(sections["ladder"], LADDER) if "ladder" in sections else None,
+        verdict=sections.get("verdict"), ladder=None if sections.get("ladder") is None else _table(sections["ladder"], LADDER),
         groups=listed, replays=replays, replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
         bots=order, results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
         scale=[(f"{100 * at:.0f}%", _colour(at)) for at, _ in SCALE],

@@ -54,7 +54,7 @@ def stored(db) -> int:
 def sandbox_unavailable() -> str:
     """Why bubblewrap cannot sandbox bots here ("" if it can): the reason a sandbox test skips with."""
     from arena.errors import ArenaError
-    from arena.execution import sandbox
+    from arena.execution.sandbox import bubblewrap as sandbox
 
     try:
         sandbox.check()

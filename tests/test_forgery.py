@@ -269,13 +269,13 @@ def test_no_built_in_bot_comes_near_its_cpu_ceiling(tmp_path, game):
     ],
 )
 def test_a_malformed_probe_answer_is_named(answer, why):
-    from arena.execution.probe import answer_problem
+    from arena.execution.sandbox.probe import answer_problem
 
     assert why in answer_problem(answer)
 
 
 def test_a_well_formed_probe_answer_passes():
-    from arena.execution.probe import answer_problem, examine
+    from arena.execution.sandbox.probe import answer_problem, examine
 
     request = {"game_plugins": [], "source": "tests.plugins.lifters", "game": "tictactoe", "specs": ["burn:ms=1", "nope"]}
     answer = examine(request)

@@ -174,3 +174,43 @@ def _registry():
     from arena import get_registry
 
     return get_registry(entry_points=False)
+
+
+FORMAT_NAMES = {"round-robin", "gauntlet", "swiss", "race", "sprt", "ladder"}
+
+
+def _compared_strings(tree: ast.AST) -> set[str]:
+    """String constants a module compares something with (``==``, ``!=``, ``in``)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                items = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                found |= {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if not m.startswith("arena.formats")))
+def test_no_module_but_the_formats_own_tells_formats_apart_by_name(module):
+    # a format's behaviour is asked of its module (arena.formats), never branched on by its name
+    named = _compared_strings(ast.parse(MODULES[module].read_text())) & FORMAT_NAMES
+    assert not named, f"{module} compares with the format names {sorted(named)}"
+
+
+def test_every_format_is_one_registered_module_holding_one_format():
+    from arena.formats import BUILTIN, formats
+    from arena.formats.base import Format
+
+    modules = {m for m in MODULES if m.startswith("arena.formats.") and m != "arena.formats.base"}
+    assert {target.partition(":")[0] for target in BUILTIN.values()} == modules
+    for name, cls in formats().items():
+        assert issubclass(cls, Format) and cls.name == name, name
+        defined = [n for n in ast.walk(ast.parse(MODULES[cls.__module__].read_text()))
+                   if isinstance(n, ast.ClassDef) and any(getattr(b, "id", "") == "Format" for b in n.bases)]
+        assert [n.name for n in defined] == [cls.__name__], cls.__module__
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_a_module_stays_under_about_400_lines(module):
+    lines = len(MODULES[module].read_text().splitlines())
+    assert lines <= 410, f"{module} has {lines} lines: split it"

@@ -1,4 +1,4 @@
-"""Under --sandbox a pip-installed plugin cannot read another's files (arena.execution.installed).
+"""Under --sandbox a pip-installed plugin cannot read another's files (arena.execution.sandbox.installed).
 
 Each test writes, into a ``site-packages`` folder of its own put on sys.path, three installed
 distributions as pip leaves them (a package or module and its ``.dist-info``): two plugins with
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import results
-from arena.execution import sandbox
+from arena.execution.sandbox import bubblewrap as sandbox
 from arena.front.cli import main
-from arena.front.probing import sandboxed_registry
+from arena.execution.sandbox.probing import sandboxed_registry
 from tests.helpers import needs_bwrap
 
 

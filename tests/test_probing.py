@@ -1,4 +1,4 @@
-"""Under --sandbox no code of a third-party bot plugin runs outside a sandbox (arena.front.probing).
+"""Under --sandbox no code of a third-party bot plugin runs outside a sandbox (arena.execution.sandbox.probing).
 
 A nosy plugin, written per test into the test's folder, tries at import and in its bot's
 constructor to write a marker file there and to connect to a server the test listens on.
@@ -19,7 +19,7 @@ import pytest
 import results
 from arena.errors import ArenaError
 from arena.front.cli import main
-from arena.front.probing import sandboxed_registry
+from arena.execution.sandbox.probing import sandboxed_registry
 from arena.front.run import run_tournament
 from arena.front.settings import RunSettings
 from arena.front.tournament import Entrant, TournamentConfig

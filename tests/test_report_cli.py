@@ -142,3 +142,18 @@ def test_plots_without_matplotlib_fail_before_the_report(db, tmp_path, capsys, m
         monkeypatch.setitem(sys.modules, name, None)  # makes the import fail
     one_line_error(*run(capsys, "report", db, "--plots", tmp_path / "charts"), "pip install 'botarena[plots]'")
     assert not (tmp_path / "charts").exists()
+
+
+def test_the_output_format_is_given_with_as_and_its_old_spelling_still_works(db, capsys):
+    code, new, err = run(capsys, "report", db, "--as", "json")
+    assert code == 0 and json.loads(new)
+    assert run(capsys, "report", db, "--format", "json")[1] == new
+    assert "--as FORMAT" in " ".join(run_help(capsys, "report").split()) and "--format" not in run_help(capsys, "report")
+    code, out, err = run(capsys, "report", db, "--as", "yaml")
+    assert code == 2 and "invalid choice: 'yaml'" in err and out == ""
+
+
+def run_help(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return capsys.readouterr().out

@@ -15,7 +15,7 @@ import pytest
 
 import results
 from arena.errors import ArenaError
-from arena.execution import sandbox
+from arena.execution.sandbox import bubblewrap as sandbox
 from arena.front.cli import main
 from arena.front.reports import report_text
 from results.store import Store

@@ -13,7 +13,7 @@ import sys
 from arena.errors import BotFault
 from arena.execution import cgroup, channel
 from arena.execution import host as host_module
-from arena.execution import sandbox
+from arena.execution.sandbox import bubblewrap as sandbox
 from arena.limits import Limits
 from arena.records import Termination
 
@@ -23,7 +23,7 @@ HOST_START_TIMEOUT = 60.0
 
 class HostProcess:
     """One running host process and the socket to it; under ``limits.sandbox``, in a sandbox
-    that shows it only its plugins' files (see arena.execution.sandbox): in a sandboxed run,
+    that shows it only its plugins' files (see arena.execution.sandbox.bubblewrap): in a sandboxed run,
     ``plugins`` are the bot's own plugin and the game's, and no entry point is loaded."""
 
     def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits):

@@ -78,6 +78,8 @@ class Format:
     """Its games are laid out in advance (``pairings``); else paired as results come in (``watcher``)."""
     min_bots: typing.ClassVar[int] = 2
     """The fewest bots it can be played with."""
+    fixed_at_creation: typing.ClassVar[bool] = False
+    """Its command fixes the settings marked ``fixed`` when it creates the tournament (a ladder)."""
     in_files: typing.ClassVar[bool] = True
     """A tournament file may name it (a ladder is made by ``arena ladder``)."""
 

@@ -52,6 +52,7 @@ class Ladder(Format):
     name = "ladder"
     command = "ladder"
     in_files = False
+    fixed_at_creation = True
     grows = False
     laid_out = False
     min_bots = 0  # its field changes while it runs: a batch needs two active bots

@@ -13,7 +13,6 @@ import arena
 from arena.errors import ArenaError
 from arena.front import interrupt
 from arena.front.play import cmd_play
-from arena.front.probing import command_registry, config_registry
 from arena.front.reports import (
     REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, finish,
 )
@@ -227,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
             build_parser().print_help()
             return 2
         # run, sprt and play load plugins once they know whether the run is sandboxed
-        registry = None if args.command in LATE_PLUGINS else command_registry(getattr(args, "plugin", []))
+        registry = None if args.command in LATE_PLUGINS else _registry(getattr(args, "plugin", []))
         with interrupt.handled():
             return COMMANDS[args.command](registry, args)
     except ArenaError as exc:
@@ -242,6 +241,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # output piped into e.g. `head`: nothing left to say
         return 0
+
+
+def _registry(plugins):
+    """The registry of a command that plays no game: the plugins imported here."""
+    from arena.front.run import command_registry
+
+    return command_registry(plugins)
 
 
 def _listing(registry: Registry, kind: str, args) -> int:
@@ -265,10 +271,10 @@ def cmd_run(registry: Registry, args) -> int:
     from arena.front.settings import build, settings
 
     html = check_html_target(args.html) if args.html else None  # a bad path fails before any game
-    config, run = build(settings(args.config, overrides(args, "run")))
-    registry = config_registry(args.plugin, config)
-    result = run_tournament(config, run, plugins=args.plugin, registry=registry)
-    return finish(result, run.database, html, registry)
+    values = settings(args.config, overrides(args, "run"))
+    config, run = build(values)
+    result = run_tournament(config, run, plugins=args.plugin)
+    return finish(result, run.database, html, result.registry)
 
 
 def _sprt(registry: Registry, args) -> int:

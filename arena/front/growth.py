@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from arena.formats import formats, stored_format
+from arena.formats import formats
 from arena.front.tournament import Stage, TournamentConfig
 from results.store import ConfigMismatch, Tournament
 
@@ -127,7 +127,7 @@ def compare(stored: dict, config: TournamentConfig) -> Verdict:
     games, old_games = new["games_per_pairing"], stored.get("games_per_pairing")
     if old_games is not None and games != old_games:
         (out.fewer if games < old_games else out.more).append("--games")
-    if not stored_format(stored).grows:  # paired as results came in: other bots, other pairings
+    if not config.format.grows:  # paired as results came in: other bots, other pairings (another format: changed)
         out.changed += [f for f in out.more if f not in out.changed]
         out.more = []
     return out
@@ -145,7 +145,7 @@ def plan(tournaments: list[Tournament], config: TournamentConfig, db: Path) -> P
         verdict = compare(stored.config, config)
         if verdict.same or (verdict.grows and not _legacy(stored)):
             return _continue(stored, config, verdict)
-        raise _refusal(stored, verdict, db)
+        raise _refusal(stored, verdict, db, config)
     base = derived_name(config)
     ours = [t for t in tournaments if re.fullmatch(rf"{re.escape(base)}(-[2-9]|-[1-9]\d+)?", t.name)]
     verdicts = [(t, compare(t.config, config)) for t in ours]
@@ -155,7 +155,7 @@ def plan(tournaments: list[Tournament], config: TournamentConfig, db: Path) -> P
                 return _continue(t, replace(config, name=t.name), verdict)
     for t, verdict in verdicts:
         if verdict.fewer and not (verdict.changed or verdict.more):
-            raise _refusal(t, verdict, db)
+            raise _refusal(t, verdict, db, config)
     for t in tournaments:  # the same settings stored before names were derived
         if _legacy(t) and compare(t.config, config).same:
             return _continue(t, replace(config, name=t.name), Verdict())
@@ -173,7 +173,7 @@ def _continue(stored: Tournament, config: TournamentConfig, verdict: Verdict) ->
     return Plan(config, stored, grown_from, verdict.grows, _legacy(stored))
 
 
-def _refusal(stored: Tournament, verdict: Verdict, db: Path) -> ConfigMismatch:
+def _refusal(stored: Tournament, verdict: Verdict, db: Path, config: TournamentConfig) -> ConfigMismatch:
     where = f"tournament {stored.name!r} in {str(db)!r}"
     if verdict.changed or _legacy(stored):
         flags = list(dict.fromkeys(verdict.changed + verdict.fewer + verdict.more))
@@ -188,7 +188,7 @@ def _refusal(stored: Tournament, verdict: Verdict, db: Path) -> ConfigMismatch:
         parts.append(f"--games asks for fewer than its {old['games_per_pairing']} per pairing")
     if verdict.missing:
         parts.append(f"--bot leaves out {', '.join(map(repr, verdict.missing))}")
-    flag = stored_format(old).flag("games_per_pairing")
+    flag = config.format.flag("games_per_pairing")  # the stored format's: fewer games of another format is a change
     if flag:  # an SPRT's games per pairing are its --max-games
         parts = [p.replace("--games asks", f"{flag} asks").replace(" per pairing", " games") for p in parts]
     return ConfigMismatch(

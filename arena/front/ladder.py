@@ -18,13 +18,13 @@ import sys
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterable
 
 from arena import __version__
 from arena.execution.pool import Failure
 from arena.formats.ladder import MAX_PAIRS, PLACEMENT, Ladder, LadderWatcher
 from arena.front.options import rows
-from arena.front.probing import config_registry, host_table, run_registry
-from arena.front.run import run_tournament
+from arena.front.run import run_registry, run_tournament
 from arena.front.settings import DEFAULT_SETTINGS, ConfigError, RunSettings, UsageError, build, parse_entrant
 from arena.front.tournament import Entrant, Schedule, TournamentConfig, round_openings, validate
 from results.store import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock, Store
@@ -126,7 +126,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
             raise UsageError(f"the openings file {config.opening_book.path!r} of ladder {name!r} has changed since the "
                              "ladder was created; restore it, or start a new ladder with --name")
         active = tuple(e for e, m in zip(config.bots, stored["bots"]) if m.get("left") is None)
-        registry, plugins = run_registry(config, tuple(plugins), registry, [e.spec for e in active])
+        registry = run_registry(plugins, replace(config, bots=active), registry=registry)
         game = check(config, registry, active)
         openings: list = []
 
@@ -144,7 +144,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
             batch_config = tournament_config(stored, members)
             if len(openings) <= number:
                 openings = round_openings(batch_config, game, max(2 * len(openings), number + 1, 16))
-            return Schedule(batch_config, openings=openings, hosts=host_table(registry, batch_config.bots))
+            return Schedule(batch_config, openings=openings, hosts=registry.host_table(batch_config.bots))
 
         def watch(rows, scheduled):
             fmt = config.format
@@ -201,7 +201,7 @@ def cmd_ladder(args) -> int:
                 raise UsageError(f"ladder {name!r} is new: it has no bot to --remove yet")
             values = {**{k: DEFAULT_SETTINGS[k] for k in KEYS}, **given}
             config = tournament_config({"settings": values, "bots": []})
-            registry = config_registry(args.plugin, config, adds)
+            registry = run_registry(args.plugin, config, adds)
             check(config, registry, adds)
             members = [member(e.name, e.spec, None if e.budget is None else str(e.budget), now()) for e in adds]
             stored = stored_config(values, shape.get("placement", PLACEMENT),
@@ -219,7 +219,7 @@ def cmd_ladder(args) -> int:
             config = tournament_config(tournament.config)
             # a member added again as it is (the command that made the ladder, run again to resume): nothing to record
             adds = [e for e in adds if not _member_as_given(tournament.config["bots"], e)]
-            registry = config_registry(args.plugin, config, adds)  # members' and newcomers' bots
+            registry = run_registry(args.plugin, config, adds)  # members' and newcomers' bots
             if adds:
                 check(config, registry, adds)
             if adds or removes:

@@ -110,11 +110,12 @@ def shown(value, row: Setting | None = None) -> str:
 def add_flags(parser: argparse.ArgumentParser, command: str, values: dict[str, Any], skip=()) -> None:
     """The flags of ``command``'s settings (all None when not given), each with its help and the
     default in ``values`` (the command's defaults, read when the parser is built)."""
+    creates = any(cls.command == command and cls.fixed_at_creation for cls in formats().values())
     for row in rows(command):
         if row.flag is None or row.key in skip:
             continue
         text = row.help.replace("{default}", shown(values.get(row.key, row.default), row))
-        if command == "ladder" and row.fixed:
+        if creates and row.fixed:
             text += ", set at creation"
         options = {"dest": row.key, "help": text, "default": None}
         if row.kind in ("on", "off"):

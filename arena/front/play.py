@@ -11,10 +11,10 @@ import sys
 
 from arena.budget import Budget
 from arena.execution.isolation import RemoteBot, host_pool
-from arena.front.probing import command_registry, host_plugins
 from arena.front.options import overrides
 from arena.front.settings import UsageError, parse_entrant, settings
-from arena.front.tournament import check_sandbox, short_names
+from arena.execution.sandbox.probing import check_sandbox
+from arena.front.tournament import short_names
 from arena.game import Game
 from arena.limits import Limits
 from arena.plugins import Registry
@@ -35,7 +35,10 @@ def cmd_play(registry: Registry | None, args) -> int:
         check_sandbox(args.isolate)
     given = [parse_entrant(text) for text in args.bot]
     if registry is None:
-        registry = command_registry(args.plugin, args.sandbox, args.game, [e.spec for e in given], limits, args.isolate)
+        from arena.front.run import command_registry
+
+        registry = command_registry(args.plugin, sandboxed=args.sandbox, isolate=args.isolate, game=args.game,
+                                    specs=[e.spec for e in given], limits=limits)
     game = registry.game(args.game)
     if len(args.bot) != 2:
         raise UsageError(f"play needs exactly two --bot options, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
@@ -75,7 +78,7 @@ def cmd_play(registry: Registry | None, args) -> int:
         print(game.render(last[0]))
     # search bots play in supervised processes, as in tournaments; a person plays here
     plugins = tuple(args.plugin)  # the bot processes load them too
-    players = [RemoteBot(b.spec, host_plugins(registry, b.spec, plugins), limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
+    players = [RemoteBot(b.spec, registry.hosts(b.spec) or (registry.plugins if registry.sandboxed else plugins), limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
     try:
         record = play_game(
             game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin

@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from arena.formats import formats, stored_format
+from arena.formats import stored_format
 from arena.opening import split_text
 from arena.front.play import move_line
 from arena.front.settings import UsageError
@@ -313,7 +313,7 @@ def finish(result, db, html: Path | None, registry, *, after: str = "", failed: 
     (``after 12 pairs``); ``failed``: what games that could not be played cost it."""
     db = str(db)
     stored = result.already + result.played
-    counted = f"{stored} games" if stored_format(result.tournament.config).open_ended else f"{stored} of {result.scheduled} games"
+    counted = f"{stored} games" if result.config.format.open_ended else f"{stored} of {result.scheduled} games"
     if result.interrupted:
         where = f" {after};" if after else ":"
         print(f"arena: interrupted{where} {counted} are stored in {db!r}; run the same command again to resume",

@@ -21,7 +21,7 @@ from arena.execution.pool import Failure
 from arena.front.settings import RunSettings
 from arena.front import growth, interrupt
 from arena.opening import stored_text
-from arena.front.probing import run_registry
+from arena.execution.sandbox import probing
 from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate, with_short_names
 from arena.formats.base import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)
 from results.rows import game_rows
@@ -45,6 +45,10 @@ class RunResult:
     """Games that could not be played (not stored: a later run tries them again)."""
     watcher: "Watcher | None" = None
     """What followed the games as they came in (for an SPRT: the test)."""
+    registry: object = None
+    """The registry the run checked its bots against (for the HTML report)."""
+    config: TournamentConfig | None = None
+    """The config it ran, named."""
 
     @property
     def complete(self) -> bool:
@@ -67,12 +71,14 @@ def run_tournament(
     every finished game; running again resumes (after SIGKILL too: games finished since
     the last commit are played again). ``plugins`` names extra plugin modules that
     workers import too; in a sandboxed run, only bot hosts and probes in sandboxes import them
-    (see arena.front.probing), and ``registry`` is used only if it is a ``ProbedRegistry``. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
+    (see arena.execution.sandbox.probing), and ``registry`` is used only if it is sandboxed too. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
     games and may stop the run early (default: the format's, ``Format.watcher``). ``stored``: a
     tournament in the database to play on as it is (a ladder), not one chosen by its settings
     (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already.
     """
-    registry, plugins = run_registry(config, tuple(plugins), registry)
+    registry = run_registry(plugins, config, registry=registry)
+    # workers load the game's plugin only in a sandboxed run; else the --plugin modules too
+    plugins = registry.plugins if registry.sandboxed else tuple(plugins)
     config = with_short_names(config, registry)  # an engine entered without a name: its program's
     game = validate(config, registry)  # a bad tournament fails before any worker starts
     openings = round_openings(config, game, round_count(config))
@@ -101,7 +107,7 @@ def run_tournament(
             watcher = watch(stored, size)
             # an opening that sets game parameters is stored with them: "[fen=...] e7e5"
             positions = {g.index: g.game for g in todo if g.game != config.game}
-            result = RunResult(tournament, size, len(done), 0, watcher=watcher)
+            result = RunResult(tournament, size, len(done), 0, watcher=watcher, registry=registry, config=config)
             bar = tqdm(
                 total=watcher.total,
                 initial=watcher.initial,
@@ -153,3 +159,22 @@ def run_tournament(
         finally:
             executor.close(abort=aborted or sys.exc_info()[0] is not None)
     return result
+
+
+def run_registry(plugins, config: TournamentConfig, extra=(), registry=None):
+    """The registry a run of ``config`` checks its bots (and ``extra`` entrants) against:
+    ``registry`` if it is sandboxed as the run is, else one built now
+    (``arena.execution.sandbox.probing.registry``), its warnings printed."""
+    if registry is not None and registry.sandboxed == config.limits.sandbox:
+        return registry
+    specs = [e.spec for e in (*config.bots, *extra)]
+    return command_registry(plugins, sandboxed=config.limits.sandbox, isolate=config.isolate, game=config.game,
+                            specs=specs, limits=config.limits)
+
+
+def command_registry(plugins=(), **run):
+    """``arena.execution.sandbox.probing.registry``, its warnings printed (a plugin that failed to load)."""
+    registry = probing.registry(tuple(plugins), **run)
+    for line in registry.errors:
+        print(f"arena: warning: {line}", file=sys.stderr)
+    return registry

@@ -78,27 +78,13 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     bots = values["bots"]
     if not isinstance(bots, list) or not bots:
         raise ConfigError(f"bots must be a list of bot specs (or tables with spec, name, budget), got {bots!r}")
-    plies, book = _openings(values)
-    fmt = _format(values)
+    # the checks of this module first, then those of the budget and the format
     games = _int(values, "games")
-    if fmt.games_per_round is not None and games == DEFAULT_SETTINGS["games"]:
-        games = fmt.games_per_round  # a format paired round by round plays each pairing's round as a pair
     memory = None if values["memory_limit"] in (None, 0) else _int(values, "memory_limit")
     limits = dict(time_margin=_number(values, "time_margin"), watchdog=_number(values, "watchdog"),
                   memory_limit=memory, output_limit=_int(values, "output_limit"), sandbox=_bool(values, "sandbox"))
-    config = TournamentConfig(
-        game=_text(values, "game"),
-        bots=tuple(_entrant(b) for b in bots),
-        budget=_budget(values["budget"], "budget"),
-        games_per_pairing=games,
-        opening_plies=plies,
-        opening_book=book,
-        seed=_int(values, "seed"),
-        format=fmt,
-        isolate=_bool(values, "isolate"),
-        name=None if values["name"] is None else _text(values, "name"),
-        **limits,  # checked by Limits
-    )
+    fields = dict(game=_text(values, "game"), seed=_int(values, "seed"), isolate=_bool(values, "isolate"),
+                  name=None if values["name"] is None else _text(values, "name"))
     jobs = values.get("jobs")
     if jobs is None:
         jobs = os.cpu_count() or 1
@@ -108,6 +94,14 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     if not isinstance(database, (str, os.PathLike)) or not str(database):
         raise ConfigError(f"database must be a file path, got {database!r}")
     run = RunSettings(Path(database), jobs, values.get("dask"), values.get("progress", True))
+    plies, book = _openings(values)
+    entrants = tuple(_entrant(b) for b in bots)
+    budget = _budget(values["budget"], "budget")
+    fmt = _format(values)
+    if fmt.games_per_round is not None and games == DEFAULT_SETTINGS["games"]:
+        games = fmt.games_per_round  # a format paired round by round plays each pairing's round as a pair
+    config = TournamentConfig(bots=entrants, budget=budget, games_per_pairing=games, opening_plies=plies,
+                              opening_book=book, format=fmt, **fields, **limits)  # the limits checked by Limits
     return config, run
 
 

@@ -7,7 +7,6 @@ playing pairs of games, stored like any tournament and run by ``run_tournament``
 from __future__ import annotations
 
 from arena.front.options import overrides
-from arena.front.probing import config_registry
 from arena.front.reports import check_html_target, finish
 from arena.front.run import run_tournament
 from arena.front.settings import SPRT_SETTINGS, UsageError, build_sprt, settings
@@ -19,10 +18,10 @@ def cmd_sprt(registry: Registry, args) -> int:
     page = check_html_target(args.html) if args.html else None  # a bad path fails before any game
     config_file, new, base = _positionals(args.positional)
     given = {**overrides(args, "sprt"), "new": new, "base": base}
-    config, run = build_sprt(settings(config_file, given, SPRT_SETTINGS))
-    registry = config_registry(args.plugin, config)
-    result = run_tournament(config, run, plugins=args.plugin, registry=registry)
-    return finish(result, run.database, page, registry, after=f"after {result.watcher.walk.pairs} pairs",
+    values = settings(config_file, given, SPRT_SETTINGS)
+    config, run = build_sprt(values)
+    result = run_tournament(config, run, plugins=args.plugin)
+    return finish(result, run.database, page, result.registry, after=f"after {result.watcher.walk.pairs} pairs",
                   failed=", so the test could not count past them")
 
 

@@ -12,7 +12,7 @@ from arena.budget import Budget
 from arena.errors import ArenaError, ParameterError
 from arena.execution.task import GameTask
 from arena.front.openings import OpeningBook
-from arena.front.probing import ProbedRegistry, check_bot, check_sandbox, host_table  # noqa: F401 (check_sandbox: used from here)
+from arena.execution.sandbox.probing import check_sandbox
 from arena.opening import Opening
 from arena.game import Game
 from arena.formats import format_class, formats
@@ -176,11 +176,11 @@ class Schedule:
         return None if self.hosts is None else (self.hosts[first], self.hosts[second])
 
 
-def validate(config: TournamentConfig, registry: Registry | ProbedRegistry) -> Game:
+def validate(config: TournamentConfig, registry: Registry) -> Game:
     """Check a config against the registry; return the game. Raises ParameterError or UnknownNameError.
 
-    A sandboxed tournament's registry is a ``ProbedRegistry`` (``arena.front.probing.sandboxed_registry``),
-    so no third-party bot is built here.
+    A sandboxed tournament's registry is probed (``arena.execution.sandbox.probing``), so no
+    third-party bot is built here.
     """
     game = registry.game(config.game)
     if config.limits.sandbox:
@@ -195,7 +195,7 @@ def validate(config: TournamentConfig, registry: Registry | ProbedRegistry) -> G
                 f"give each its own display name: NAME=SPEC"
             )
         seen[entrant.name] = entrant.spec
-        check_bot(registry, entrant.spec, game, config.limits)
+        registry.check_bot(entrant.spec, game, config.limits)
     if config.games_per_pairing < 2 or config.games_per_pairing % 2:
         raise ParameterError(
             f"games per pairing must be an even number of at least 2 (colours are swapped), got {config.games_per_pairing}"
@@ -242,7 +242,7 @@ def make_schedule(
     rounds = round_count(config, stages)
     if openings is None or len(openings) < rounds:
         openings = round_openings(config, game, rounds)
-    schedule = Schedule(config, openings=openings, hosts=host_table(registry, config.bots))
+    schedule = Schedule(config, openings=openings, hosts=registry.host_table(config.bots))
     schedule.planned = config.format.planned(config)
     if not config.format.laid_out:
         return schedule  # paired as results come in (the format's watcher)

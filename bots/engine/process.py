@@ -26,7 +26,7 @@ import weakref
 
 from arena.errors import BotFault
 from arena.execution import cgroup
-from arena.execution import sandbox as sandboxing
+from arena.execution.sandbox import bubblewrap as sandboxing
 from arena.execution.hosts import output_file
 from arena.records import Termination
 
@@ -62,7 +62,7 @@ class EngineProcess:
     """One running engine: ``send`` lines, ``read_line`` against a deadline, ``quit`` or ``kill``.
 
     With ``sandbox``, the engine runs under bubblewrap, seeing the folders its command line
-    names read-only and a scratch folder of its own (see arena.execution.sandbox).
+    names read-only and a scratch folder of its own (see arena.execution.sandbox.bubblewrap).
     """
 
     def __init__(

@@ -8,7 +8,7 @@ import sys
 from arena import Bot, hookimpl
 
 _MAIN = getattr(sys.modules.get("__main__"), "__spec__", None)
-if getattr(_MAIN, "name", "") == "arena.execution.probe":  # imported by a sandboxed probe: its fd is argv[1]
+if getattr(_MAIN, "name", "") == "arena.execution.sandbox.probe":  # imported by a sandboxed probe: its fd is argv[1]
     os.write(int(sys.argv[1]), json.dumps({"errors": [], "games": [], "bots": {"evil": {}}, "checks": {}}).encode())
     os._exit(0)
 

@@ -1,28 +1,28 @@
-"""A sandboxed run's games and bots, without running a third party's code outside a sandbox.
+"""The registry of a command or a run (``registry``), and a sandboxed run's games and bots,
+without running a third party's code outside a sandbox.
 
 Under ``--sandbox`` the runner imports only the arena's own plugins and the plugin that
 registers the tournament's game (the referee plays the game's rules here: that plugin is
 trusted). Every other third-party plugin (``--plugin`` modules and entry points) is loaded
-only in a sandbox of its own (``arena.execution.probe``): one that tells the runner the
+only in a sandbox of its own (``arena.execution.sandbox.probe``): one that tells the runner the
 names it registers and builds and checks the tournament's bots, and later the hosts its
-bots play in. ``ProbedRegistry`` answers as a ``Registry`` does for what the front asks.
+bots play in. ``ProbedRegistry`` meets the ``arena.plugins.Registry`` protocol, as the
+registry of the plugins imported here does.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from arena.errors import ArenaError, ParameterError, PluginError, UnknownNameError
-from arena.execution import sandbox
-from arena.execution.probe import probe
-from arena.execution.specs import registry_for
+from arena.execution.sandbox import bubblewrap
+from arena.execution.sandbox.probe import probe
 from arena.game import Game
 from arena.limits import Limits
 from arena.params import parse_spec
-from arena.plugins import DEFAULT_PLUGINS, Registry, entry_point_sources, get_registry, load_plugin
+from arena.plugins import DEFAULT_PLUGINS, PluginRegistry, Registry, entry_point_sources, get_registry, load_plugin
 
 _ERRORS = {"ParameterError": ParameterError, "UnknownNameError": UnknownNameError}
 
@@ -76,7 +76,9 @@ class ProbedRegistry:
     """The arena's own games and bots and the game's plugin, loaded here; every other
     third-party bot as its plugin's probe described it."""
 
-    def __init__(self, local: Registry, trusted: tuple[str, ...], probed: dict[str, ProbedClass],
+    sandboxed = True
+
+    def __init__(self, local: PluginRegistry, trusted: tuple[str, ...], probed: dict[str, ProbedClass],
                  other_games: list[str], errors: list[str]):
         # trusted: the game's plugin if it is a third party's, which workers and hosts load
         self.local, self.trusted, self.probed, self.errors = local, trusted, probed, errors
@@ -111,10 +113,27 @@ class ProbedRegistry:
             raise ArenaError(f"bot {spec!r} cannot be built: {found['broken']}")
         return ProbedBot(cls, spec, found)
 
+    @property
+    def plugins(self) -> tuple[str, ...]:
+        """What workers load: the game's plugin only (a third-party bot's is loaded in its sandboxed host)."""
+        return self.trusted
+
     def hosts(self, spec: str) -> tuple[str, ...] | None:
         """The plugins the sandboxed host of a third-party bot loads: its own and the game's; None for the arena's own."""
         cls = self.probed.get(parse_spec(spec)[0])
         return None if cls is None else tuple(dict.fromkeys((*self.trusted, cls.source)))
+
+    def host_table(self, entrants) -> dict:
+        return {e.spec: self.hosts(e.spec) for e in entrants}
+
+    def check_bot(self, spec: str, game: Game, limits: Limits) -> None:
+        """As ``PluginRegistry.check_bot``; a third-party bot was built and checked in its sandbox."""
+        name, text = parse_spec(spec)
+        cls = self.bot_class(name)
+        if isinstance(cls, ProbedClass):
+            cls.check(spec, text)
+        else:
+            self.local.check_bot(spec, game, limits)
 
 
 def check_sandbox(isolate: bool) -> None:
@@ -123,87 +142,20 @@ def check_sandbox(isolate: bool) -> None:
         raise ParameterError(
             "--sandbox needs isolation: bots must run in processes of their own to be sandboxed; drop --no-isolation"
         )
-    sandbox.check()
+    bubblewrap.check()
 
 
-def check_bot(registry, spec: str, game: Game, limits: Limits) -> None:
-    """Build the bot of ``spec`` and check it can play ``game``; raise ParameterError or UnknownNameError.
-
-    A constructor that fails otherwise is let through: it loses its games, each recorded as a
-    crash. A third-party bot of a sandboxed run (``ProbedRegistry``) was built and checked in its sandbox.
-    """
-    name, text = parse_spec(spec)
-    cls = registry.bot_class(name)
-    if isinstance(cls, ProbedClass):
-        cls.check(spec, text)
-        return
-    if limits.sandbox and isinstance(registry, Registry) and registry.bots[name].plugin not in DEFAULT_PLUGINS:
-        raise ArenaError(
-            f"bot {spec!r} of plugin {registry.bots[name].plugin!r} would be built outside a sandbox: a sandboxed "
-            "tournament is checked against arena.front.probing.sandboxed_registry"
-        )
-    values = cls.parse_params(text)
-    if cls.interactive:
-        raise ParameterError(f"bot {spec!r} is played by a person and cannot enter a tournament")
-    try:
-        bot = cls(**values)
-    except ParameterError:
-        raise
-    except Exception:
-        return
-    if cls.external:
-        bot.limits = limits  # an engine is started to check it: sandboxed too
-    bot.check_game(game)
-
-
-def host_plugins(registry, spec: str, plugins: tuple[str, ...]) -> tuple[str, ...]:
-    """The plugins a bot's host loads: in a sandboxed run, its own and the game's only."""
-    if not isinstance(registry, ProbedRegistry):
-        return plugins
-    return registry.hosts(spec) or registry.trusted
-
-
-def command_registry(plugins=(), sandboxed: bool = False, game: str = "", specs=(), limits: Limits | None = None,
-                     isolate: bool = True):
-    """The registry of a command, its warnings printed: the plugins imported here, or in a
-    sandboxed run, every third-party one but the game's probed in a sandbox (``sandboxed_registry``)."""
+def registry(plugins=(), *, sandboxed: bool = False, isolate: bool = True, game: str = "", specs=(),
+             limits: Limits | None = None) -> Registry:
+    """The registry of a command or a run: the plugins (``--plugin`` module names) imported here,
+    or in a sandboxed run of ``game`` between ``specs``, every third-party plugin but the
+    game's probed in a sandbox of its own (``sandboxed_registry``)."""
     if sandboxed:
         check_sandbox(isolate)
-        registry = sandboxed_registry(game, specs, plugins, limits or Limits(sandbox=True))
-    else:
-        registry = get_registry(plugins=import_plugins(plugins))
-    for line in registry.errors:
-        print(f"arena: warning: {line}", file=sys.stderr)
-    return registry
-
-
-def config_registry(plugins, config, extra=()):
-    """``command_registry`` for a tournament's settings: its game, limits and sandbox, and the
-    specs of its bots and of ``extra`` entrants."""
-    specs = [e.spec for e in (*config.bots, *extra)]
-    return command_registry(plugins, config.limits.sandbox, config.game, specs, config.limits, config.isolate)
-
-
-def run_registry(config, plugins: tuple[str, ...], registry=None, specs=None):
-    """The registry a run checks ``config`` against and the plugins its workers load.
-
-    Sandboxed: a ``ProbedRegistry`` (``registry`` if it is one, else one probed now for ``specs``,
-    by default the config's bots), whose workers load only the game's plugin, bots theirs in
-    their sandboxes. Otherwise ``registry`` or the one of ``plugins``, which workers load.
-    """
-    if config.limits.sandbox:
-        if not isinstance(registry, ProbedRegistry):  # no third-party bot is loaded here
-            check_sandbox(config.isolate)
-            specs = [e.spec for e in config.bots] if specs is None else specs
-            registry = sandboxed_registry(config.game, specs, plugins, config.limits)
-        return registry, registry.trusted
-    return registry or registry_for(plugins), plugins
-
-
-def host_table(registry, bots) -> dict | None:
-    """Per bot spec of ``bots`` (entrants), the plugins its sandboxed host loads
-    (``ProbedRegistry.hosts``); None outside a sandboxed run."""
-    return {e.spec: registry.hosts(e.spec) for e in bots} if isinstance(registry, ProbedRegistry) else None
+        return sandboxed_registry(game, specs, plugins, limits or Limits(sandbox=True))
+    out = get_registry(plugins=import_plugins(plugins))
+    out.plugins = tuple(plugins)
+    return out
 
 
 def import_plugins(names) -> list:
@@ -227,13 +179,13 @@ def sandboxed_registry(game: str, specs, plugins=(), limits: Limits = Limits(san
     """
     sources = [(label, source, False) for label, source in entry_point_sources()] if entry_points else []
     for name in plugins:
-        if not sandbox.source_files(name):
+        if not bubblewrap.source_files(name):
             raise PluginError(f"cannot import plugin module {name!r}: No module named {name!r}")
         sources.append((f"plugin module {name!r}", name, True))
     local = get_registry(entry_points=False)
     if not sources:
         return ProbedRegistry(local, (), {}, [], [])
-    sandbox.check()
+    bubblewrap.check()
     specs = list(specs)
     answers = _probe_all([(s, ()) for _, s, _ in sources], game, specs, limits)
     errors: list[str] = []

@@ -9,7 +9,7 @@ A sandboxed process starts from an empty root and sees only what is bound into i
   packages (``arena``, ``games``, ``bots``), each bound alone, not the folder above them;
 - the bot's own files, read-only (``Sandbox.readable``): its plugin module, or its engine's folder;
 - hidden again under the above: the files of every installed distribution with an ``arena``
-  entry point (``arena.execution.installed``) but the process's own (those holding a
+  entry point (``arena.execution.sandbox.installed``) but the process's own (those holding a
   readable path), each folder covered by an empty read-only tmpfs and each file by /dev/null;
 - a scratch folder of its own, writable, at /scratch, its HOME, TMPDIR and working folder,
   and a /tmp and a /dev/shm: each a tmpfs of bounded size (``SCRATCH_BYTES``, ``TMP_BYTES``)
@@ -286,7 +286,7 @@ def hidden(readable=()) -> list[str]:
     """The files of installed plugin distributions a sandbox showing ``readable`` hides: every
     one's but a distribution's holding a readable path (the plugin's own, or an engine's in it),
     found without importing any; never the arena's own packages, and only what the sandbox shows."""
-    from arena.execution.installed import plugin_distributions
+    from arena.execution.sandbox.installed import plugin_distributions
 
     own = [os.path.abspath(p) for p in readable]
     shown = [*python_paths(), *(s for s in SYSTEM if not os.path.islink(s))]

@@ -1,7 +1,7 @@
 """What a third-party plugin registers, learned in a sandbox: its code never runs in the runner.
 
 In a sandboxed run the runner does not import third-party plugins. For each one it starts
-``python -m arena.execution.probe FD`` under bubblewrap (see arena.execution.sandbox), seeing
+``python -m arena.execution.sandbox.probe FD`` under bubblewrap (see arena.execution.sandbox.bubblewrap), seeing
 only that plugin's files (and the game's plugin, if the game is a third party's), which
 imports it and answers, as JSON on ``FD``:
 
@@ -27,12 +27,12 @@ import sys
 import tempfile
 import time
 
-from arena.execution import sandbox
+from arena.execution.sandbox import bubblewrap as sandbox
 from arena.execution.host import limit_resource
 from arena.execution.isolation import output_tail
 from arena.limits import Limits
 
-MODULE = "arena.execution.probe"  # run as __main__, so not __name__
+MODULE = "arena.execution.sandbox.probe"  # run as __main__, so not __name__
 #: The longest answer read from a probe (a plugin's listing is a few KiB).
 ANSWER_BYTES = 16 << 20
 

@@ -1,7 +1,7 @@
 """The files of installed plugin distributions (those with an ``arena`` entry point), found
 without importing them.
 
-Every sandbox shows Python's site-packages, so ``arena.execution.sandbox`` hides these files
+Every sandbox shows Python's site-packages, so ``arena.execution.sandbox.bubblewrap`` hides these files
 from each sandboxed process but the plugin's own: a pip-installed bot is not readable by
 the other bots. Everything here reads metadata (``RECORD``, ``top_level.txt``,
 ``entry_points.txt``) and looks modules up with ``PathFinder.find_spec`` on top-level names
