@@ -201,3 +201,27 @@ def test_a_database_of_the_previous_version_resumes_its_tournament(tmp_path, cap
         "settings (--games differ); give a new name with --name, or use another database\n"
     )
     assert tournaments(db) == [("default", 4)]
+
+
+@pytest.mark.parametrize("given, name", [
+    ({}, "connect4-nodes=2000-e49775"),
+    ({"format": "gauntlet", "challengers": ["iterative"]}, "connect4-nodes=2000-bdac0c"),
+    ({"format": "swiss", "rounds": 5, "games": 2}, "connect4-nodes=2000-ecd400"),
+    ({"format": "race", "max_games": 300, "games": 2}, "connect4-nodes=2000-50594d"),
+    ({"sandbox": True}, "connect4-nodes=2000-e9c66d"),
+    ({"watchdog": 9, "memory_limit": 0, "time_margin": 0.5}, "connect4-nodes=2000-44b087"),
+])
+def test_a_config_keeps_the_name_earlier_versions_derived_for_it(given, name):
+    # the names botarena derived at commit 0874b7d, before formats and settings had modules of
+    # their own: a rerun of the same command must find the tournament it stored then
+    from arena.front.settings import build, settings
+
+    config, _ = build(settings(None, given))
+    assert derived_name(config) == name
+
+
+def test_an_sprt_keeps_the_name_earlier_versions_derived_for_it():
+    from arena.front.settings import SPRT_SETTINGS, build_sprt, settings
+
+    config, _ = build_sprt(settings(None, {"new": "alphabeta", "base": "greedy"}, SPRT_SETTINGS))
+    assert derived_name(config) == "connect4-nodes=2000-502c04"  # as derived at commit 0874b7d

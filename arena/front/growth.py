@@ -24,33 +24,14 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from arena.formats import formats
+from arena.front.options import stored_flags, table
 from arena.front.tournament import Stage, TournamentConfig
 from results.store import ConfigMismatch, Tournament
 
-#: The flag of each stored setting, for messages.
-FLAGS = {
-    "game": "--game",
-    "budget": "--budget",
-    "games_per_pairing": "--games",
-    "opening_plies": "--openings",
-    "seed": "--seed",
-    "format": "--format",
-    "bots": "--bot",
-    "challengers": "--challenger",
-    "time_margin": "--time-margin",
-    "isolate": "--no-isolation",
-    "watchdog": "--watchdog",
-    "memory_limit": "--memory-limit",
-    "output_limit": "--output-limit",
-    "sandbox": "--sandbox",
-    "opening_book": "--openings",
-}
-for _format in formats().values():  # the formats' own settings, each stored key with the flags that set it
-    for _key in dict.fromkeys(k for row in _format.settings for k in row.stored):
-        FLAGS.setdefault(_key, "/".join(row.option for row in _format.settings if _key in row.stored))
+#: The flag of each stored setting, for messages (from the settings table).
+FLAGS = stored_flags()
 #: Settings a tournament can grow in; the derived name leaves them out.
-GROWING = ("games_per_pairing", "bots", "challengers")
+GROWING = tuple(dict.fromkeys(key for row in table() if row.grows for key in row.stored))
 _NOT_SETTINGS = ("name", "schedule", "grown_from")
 
 

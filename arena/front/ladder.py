@@ -26,7 +26,7 @@ from arena.formats.ladder import MAX_PAIRS, PLACEMENT, Ladder, LadderWatcher
 from arena.front.options import rows
 from arena.front.run import run_registry, run_tournament
 from arena.front.settings import DEFAULT_SETTINGS, ConfigError, RunSettings, UsageError, build, parse_entrant
-from arena.front.tournament import Entrant, Schedule, TournamentConfig, round_openings, validate
+from arena.front.tournament import Entrant, Schedule, TournamentConfig, from_stored, round_openings, validate
 from results.store import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock, Store
 
 # The ladder refits ratings (small matrices) between batches while the workers play: BLAS
@@ -43,12 +43,16 @@ DEFAULT_NAME = "ladder"
 
 
 def tournament_config(stored: dict, members: list[dict] | None = None) -> TournamentConfig:
-    """The TournamentConfig a ladder's games are played with (``members``: default, all stored ones)."""
-    members = stored["bots"] if members is None else members
+    """The TournamentConfig a ladder's games are played with, from its stored form
+    (``members``: default, all stored ones)."""
+    return from_stored({**stored, "bots": stored["bots"] if members is None else members})
+
+
+def _given(stored_settings: dict, members: list[dict] = ()) -> TournamentConfig:
+    """The config the settings given to ``arena ladder`` make (before it is stored)."""
     bots = [{"name": m["name"], "spec": m["spec"], **({"budget": m["budget"]} if m.get("budget") else {})} for m in members]
-    values = {**DEFAULT_SETTINGS, **stored["settings"], "bots": bots or ["random"], "games": 2, "format": Ladder.name,
-              "placement": stored.get("placement"), "batch": stored.get("batch"), "challengers": [], "database": "-",
-              "jobs": 1}
+    values = {**DEFAULT_SETTINGS, **stored_settings, "bots": bots or ["random"], "games": 2, "format": Ladder.name,
+              "challengers": [], "database": "-", "jobs": 1}
     config, _ = build(values)
     return config if bots else replace(config, bots=())
 
@@ -63,7 +67,7 @@ def check(config: TournamentConfig, registry, entrants=()):
 
 def stored_config(values: dict, placement: int, batch: int, members: list[dict]) -> dict:
     """What the database keeps of a new ladder: its settings, the fields reports read, its members."""
-    config = tournament_config({"settings": values, "bots": members})
+    config = _given(values, members)
     identity = config.identity()
     out = {k: identity[k] for k in ("game", "budget", "opening_plies", "seed", "isolate", "time_margin", "watchdog",
                                      "memory_limit", "output_limit")}
@@ -83,11 +87,11 @@ def conflicts(stored: dict, given: dict) -> list[str]:
                 out.append(f"{FLAGS[key]} {value} (stored {stored.get(key)})")
             continue
         try:
-            mine = tournament_config({**stored, "settings": {**stored["settings"], key: value}, "bots": []}).identity()
+            mine = _given({**stored["settings"], key: value}).identity()
         except ConfigError:
             out.append(FLAGS[key])
             continue
-        theirs = tournament_config(stored | {"bots": []}).identity()
+        theirs = _given(stored["settings"]).identity()
         if mine != theirs:
             if isinstance(value, bool):  # a flag given alone: the ladder was made without it
                 out.append(f"{FLAGS[key]} (created without it)")
@@ -200,7 +204,7 @@ def cmd_ladder(args) -> int:
             if removes:
                 raise UsageError(f"ladder {name!r} is new: it has no bot to --remove yet")
             values = {**{k: DEFAULT_SETTINGS[k] for k in KEYS}, **given}
-            config = tournament_config({"settings": values, "bots": []})
+            config = _given(values)
             registry = run_registry(args.plugin, config, adds)
             check(config, registry, adds)
             members = [member(e.name, e.spec, None if e.budget is None else str(e.budget), now()) for e in adds]

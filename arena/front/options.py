@@ -137,7 +137,15 @@ def overrides(args: argparse.Namespace, command: str) -> dict[str, Any]:
     return {row.key: getattr(args, row.key, None) for row in rows(command) if row.flag is not None}
 
 
-def flags_of(stored_key: str, command: str = "run") -> str:
-    """The flag(s) that set a stored key, for messages (``--confidence/--max-games``)."""
-    return "/".join(dict.fromkeys(row.option for row in table() if stored_key in row.stored and row.flag is not None
-                                  and (command in row.commands or stored_key not in ("games_per_pairing",))))
+def stored_flags() -> dict[str, str]:
+    """The flag(s) that set each stored key, in the table's order, for messages: ``arena run``'s
+    where it has one, else every command's (``--elo0/--elo1/--alpha/--beta/--model``)."""
+    by_key: dict[str, list[Setting]] = {}
+    for row in table():
+        for key in row.stored:
+            by_key.setdefault(key, []).append(row)
+    out = {}
+    for key, found in by_key.items():
+        chosen = [row for row in found if "run" in row.commands] or found
+        out[key] = "/".join(dict.fromkeys(row.option for row in chosen if row.flag is not None))
+    return out

@@ -15,7 +15,7 @@ from arena.front.openings import OpeningBook
 from arena.execution.sandbox.probing import check_sandbox
 from arena.opening import Opening
 from arena.game import Game
-from arena.formats import format_class, formats
+from arena.formats import format_class, formats, stored_format
 from arena.formats.base import Format
 from arena.formats.roundrobin import RoundRobin
 from arena.limits import DEFAULT_LIMITS, Limits
@@ -134,6 +134,24 @@ def stored_form(config: TournamentConfig) -> dict:
     if config.opening_book is not None:
         out["opening_book"] = config.opening_book.identity()
     return out
+
+
+def from_stored(stored: dict) -> TournamentConfig:
+    """The config a stored form describes (``stored_form``'s inverse); a bot stored without a
+    budget plays the tournament's. The openings file, if any, is read again (see ``OpeningBook``)."""
+    book = stored.get("opening_book")
+    limits = Limits(stored.get("time_margin", DEFAULT_LIMITS.time_margin), stored.get("watchdog", DEFAULT_LIMITS.watchdog),
+                    stored.get("memory_limit", DEFAULT_LIMITS.memory_limit),
+                    stored.get("output_limit", DEFAULT_LIMITS.output_limit), bool(stored.get("sandbox")))
+    return TournamentConfig(
+        game=stored["game"],
+        bots=tuple(Entrant(b["name"], b["spec"], Budget.parse(b["budget"]) if b.get("budget") else None)
+                   for b in stored.get("bots", ())),
+        budget=Budget.parse(stored["budget"]), games_per_pairing=stored.get("games_per_pairing", 2),
+        opening_plies=stored.get("opening_plies", 0), seed=stored.get("seed", 0), format=stored_format(stored),
+        limits=limits, isolate=stored.get("isolate", True), name=stored.get("name"),
+        opening_book=None if book is None else OpeningBook.read(book["file"], book.get("shuffle", False)),
+    )
 
 
 @dataclass
