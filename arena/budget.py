@@ -69,7 +69,7 @@ class Budget:
             if key in values:
                 raise ParameterError(f"bad budget {text!r}: {key} given twice")
             try:
-                values[key] = float(value) if key in ("time", "cpu") else int(value)
+                values[key] = float(value) if key in ("time", "cpu") else _whole(value)
             except ValueError:
                 kind = "seconds" if key in ("time", "cpu") else "a whole number"
                 raise ParameterError(f"bad budget {key}={value.strip()!r}; expected {kind}") from None
@@ -287,3 +287,14 @@ def _live_view(key: int):
         return _LIVE[key]
     except KeyError:
         raise pickle.UnpicklingError("a game handed to a bot counts its moves and cannot leave its process") from None
+
+
+def _whole(text: str) -> int:
+    """A whole number, also as ``str(Budget)`` writes a large one (``1e+06``)."""
+    try:
+        return int(text)
+    except ValueError:
+        number = float(text)
+        if not number.is_integer():
+            raise
+        return int(number)
