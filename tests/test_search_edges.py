@@ -275,3 +275,35 @@ def test_the_root_orders_its_moves_with_the_roots_own_killers():
     search.killers = [[], [3]]  # a killer one ply down is no reason to search 3 first at the root
     result = search.root((), 2)
     assert result.value == -2 and result.move == 0  # every move ties: the first searched is kept
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "othello:size=6", "connect4:columns=5,rows=4"])
+def test_a_null_window_search_without_a_table_finds_the_minimax_value_and_its_recording_agrees(spec):
+    # principal variation search returns the minimax value of the same depth (Marsland, "A review
+    # of game-tree pruning", ICCA Journal 9(1), 1986); with no table, tactics or value bounds its
+    # null windows and re-searches run in value_plain, and the recording copy must search alike
+    import random
+
+    from arena import get_registry
+
+    game = get_registry(entry_points=False).game(spec)
+    rng = random.Random(7)
+    searched = 0
+    for _ in range(6):
+        state = game.initial_state()
+        for _ in range(rng.randrange(2, 6)):
+            if game.is_terminal(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if game.is_terminal(state):
+            continue
+        truth = Search(game, Counter(), pruning=False).root(state, 4).value
+        counter = Counter()
+        pvs = Search(counted(game, counter), counter, pvs=True).root(state, 4)
+        assert pvs.value == pytest.approx(truth), state
+        recorded_counter = Counter()
+        recorded = Search(counted(game, recorded_counter), recorded_counter, pvs=True, recorder=Recorder()).root(state, 4)
+        assert (recorded.value, recorded.move, recorded.pv) == (pvs.value, pvs.move, pvs.pv)
+        assert recorded_counter.nodes == counter.nodes
+        searched += 1
+    assert searched >= 4
