@@ -135,11 +135,16 @@ class Format:
         return "" if games is None else f"{games} games per pairing"
 
     def report(self, tables, config: dict, fmt: str) -> tuple[list[str], dict]:
-        """Lines that lead the report in text (``fmt``), and its tables, the format's own
-        with the standard ones (``tables``: ``results.load``'s; ``config``: as stored)."""
+        """Lines that lead the report in text (``fmt``), and its tables: the format's own
+        (``own_tables``) before the standard ones (``tables``: ``results.load``'s; ``config``: as stored)."""
         from results.report import report
 
-        return [], report(tables.games, tables.moves)
+        standard = report(tables.games, tables.moves)
+        return [], {**self.own_tables(tables.games, config, standard["standings"]), **standard}
+
+    def own_tables(self, games, config: dict, standings) -> dict:
+        """The report tables only this format has, by name (``standings``: the standard table, its Elo fit)."""
+        return {}
 
     def page(self, games, config: dict, standings) -> dict:
         """The HTML page's sections only this format has (``verdict``, ``ladder``)."""
@@ -184,6 +189,8 @@ class Watcher:
         """``stored``: the games already in the database (``Store.summaries``); ``scheduled``: the schedule's size."""
         self.board = Leaderboard((r["first"], r["second"], points(r["result"])) for r in stored)
         self.total, self.initial = scheduled, len(stored)
+        self.lines: list[str] = []
+        """What the format has to say above the progress bar, until ``news`` takes it."""
 
     def tasks(self, todo: list["GameTask"]) -> Iterable["GameTask"]:
         """The games to hand the executor (a lazy iterable lets a watcher stop them)."""
@@ -206,12 +213,9 @@ class Watcher:
         return self.board.leader()
 
     def news(self) -> Iterator[str]:
-        """Lines to print above the progress bar, once each (none here)."""
-        return iter(())
-
-    def end(self) -> Iterator[str]:
-        """Lines to print once the run is over (none here)."""
-        return iter(())
+        """Lines to print above the progress bar, once each."""
+        lines, self.lines = self.lines, []
+        return iter(lines)
 
 
 class RoundWatcher(Watcher):
@@ -229,15 +233,10 @@ class RoundWatcher(Watcher):
         self.results = {r["game_id"]: (r["first"], r["second"], points(r["result"])) for r in stored}
         self.round = 0
         """Rounds finished."""
-        self.lines: list[str] = []
 
     def add(self, game: "GameRow") -> int:
         self.results[game.game_id] = (game.first, game.second, game.score_first)
         return super().add(game)
-
-    def news(self) -> Iterator[str]:
-        lines, self.lines = self.lines, []
-        return iter(lines)
 
     def postfix(self) -> str:
         return f"round {self.round + 1} {super().postfix()}"

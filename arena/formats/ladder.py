@@ -84,14 +84,11 @@ class Ladder(Format):
     def describe(self, config: dict) -> str:
         return "placement gauntlet, then rating pairings, one opening with both colours per pairing"
 
-    def report(self, tables, config: dict, fmt: str):
-        from results.report import report
-
-        out = report(tables.games, tables.moves)
-        return [], {"ladder": ladder_table(tables.games, config, out["standings"]), **out}  # one Elo fit for both
+    def own_tables(self, games, config: dict, standings) -> dict:
+        return {"ladder": ladder_table(games, config, standings)}  # the standings' Elo fit: one fit for both
 
     def page(self, games, config: dict, standings) -> dict:
-        return {"ladder": ladder_table(games, config, standings)}
+        return self.own_tables(games, config, standings)
 
 
 @dataclass(frozen=True)
@@ -301,7 +298,6 @@ class LadderWatcher(Watcher):
         """Why it stopped before its limit (nothing to pair), or ""."""
         self.said: list[str] = []
         """What it said about the ladder, in order."""
-        self.lines: list[str] = []
 
     def say(self, line: str) -> None:
         self.said.append(line)
@@ -337,10 +333,6 @@ class LadderWatcher(Watcher):
         self.results[game.game_id] = (game.first, game.second, game.score_first)
         self.played += 1
         return 1
-
-    def news(self):
-        lines, self.lines = self.lines, []
-        return iter(lines)
 
     def postfix(self) -> str:
         batch = self.batch

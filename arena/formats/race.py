@@ -76,10 +76,8 @@ class Race(Format):
     def describe(self, config: dict) -> str:
         return f"at most {self.max_games:,} games, drops at {self.confidence:g} confidence"
 
-    def report(self, tables, config: dict, fmt: str):
-        from results.report import report
-
-        return [], {"race": race_table(tables.games, config), **report(tables.games, tables.moves)}
+    def own_tables(self, games, config: dict, standings) -> dict:
+        return {"race": race_table(games, config)}
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,16 @@ finished and stored, but count in neither the verdict nor the counts
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from arena.errors import ParameterError
-from arena.formats.base import Format, Setting, Watcher
+from arena.formats.base import Format, Setting, Watcher, number
 from arena.records import points
 from results.sprt import MODELS, SPRT
 from results.sprt_report import PENTANOMIAL, RESULTS, PairWalk, past_verdict, sprt_summary, summary_lines
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _TEST = ("elo0", "elo1", "alpha", "beta", "model")
 
@@ -105,8 +108,6 @@ class Sprt(Format):
 
 def build_test(values: dict) -> SPRT:
     """The test of merged ``arena sprt`` settings; ParameterError for bounds that cannot be tested."""
-    from arena.formats.base import number
-
     return SPRT(model=values["model"], **{k: number(values, k) for k in _TEST[:-1]})
 
 

@@ -85,10 +85,8 @@ class Swiss(Format):
     def describe(self, config: dict) -> str:
         return f"{self.rounds} rounds, one opening with both colours per pairing"
 
-    def report(self, tables, config: dict, fmt: str):
-        from results.report import report
-
-        return [], {"swiss": swiss_standings(tables.games, config), **report(tables.games, tables.moves)}
+    def own_tables(self, games, config: dict, standings) -> dict:
+        return {"swiss": swiss_standings(games, config)}
 
 
 class SwissWatcher(RoundWatcher):

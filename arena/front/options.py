@@ -18,7 +18,6 @@ from arena.params import format_value
 
 DEFAULT_DATABASE = "arena-results.db"
 RUNS = ("run", "sprt", "ladder")  # the commands that run games into a database
-_STORED_LIMITS = ("run", "sprt", "ladder")
 
 _COMMON = (
     Setting("name", "text", None, "tournament name in the database (default: {default})", commands=("run", "sprt"),
@@ -41,20 +40,20 @@ _COMMON = (
 )
 _LIMITS = (
     Setting("time_margin", "float", DEFAULT_LIMITS.time_margin, "grace past a time budget (default {default})",
-            metavar="SECONDS", commands=(*_STORED_LIMITS, "play"), stored=("time_margin",), fixed=True),
+            metavar="SECONDS", commands=(*RUNS, "play"), stored=("time_margin",), fixed=True),
     Setting("isolate", "off", True, "run bots in the arena's own processes, not each in a supervised process of its "
             "own: faster, but a hung or crashing bot is not contained (default: {default})", flag="--no-isolation",
-            commands=(*_STORED_LIMITS, "play"), stored=("isolate",), fixed=True, words=("isolated", "not isolated")),
+            commands=(*RUNS, "play"), stored=("isolate",), fixed=True, words=("isolated", "not isolated")),
     Setting("sandbox", "on", False, "run every bot process under bubblewrap: no network, no files but its own and a "
-            "scratch folder (default: {default})", commands=(*_STORED_LIMITS, "play"), stored=("sandbox",), fixed=True,
+            "scratch folder (default: {default})", commands=(*RUNS, "play"), stored=("sandbox",), fixed=True,
             words=("sandboxed", "not sandboxed")),
     Setting("watchdog", "float", DEFAULT_LIMITS.watchdog, "limit on a move without a time budget, and on start-up "
-            "(default {default})", metavar="SECONDS", commands=(*_STORED_LIMITS, "play"), stored=("watchdog",),
+            "(default {default})", metavar="SECONDS", commands=(*RUNS, "play"), stored=("watchdog",),
             fixed=True),
     Setting("memory_limit", "int", DEFAULT_LIMITS.memory_limit, "memory limit per bot process (default {default}; "
-            "0: none)", metavar="MIB", commands=_STORED_LIMITS, stored=("memory_limit",), fixed=True),
+            "0: none)", metavar="MIB", commands=RUNS, stored=("memory_limit",), fixed=True),
     Setting("output_limit", "int", DEFAULT_LIMITS.output_limit, "stdout+stderr limit per bot and game (default "
-            "{default})", metavar="KIB", commands=_STORED_LIMITS, stored=("output_limit",), fixed=True),
+            "{default})", metavar="KIB", commands=RUNS, stored=("output_limit",), fixed=True),
 )
 _RUN = (
     Setting("database", "text", DEFAULT_DATABASE, "results database, SQLite (default {default})", flag="--db",
