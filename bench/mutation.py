@@ -41,26 +41,26 @@ MODULES: dict[str, list[str]] = {
                         "tests/test_budget_edges.py"],
     "results/report.py": ["tests/test_report.py", "tests/test_report_edges.py"],
     "results/sprt.py": ["tests/test_sprt.py", "tests/test_sprt_edges.py"],
-    "arena/formats/swiss.py": ["tests/test_swiss.py", "tests/test_swiss_edges.py"],
+    "arena/formats/swiss.py": ["tests/test_swiss.py", "tests/test_swiss_edges.py", "tests/test_swiss_matching.py"],
     "bots/search.py": ["tests/test_search.py", "tests/test_search_hooks.py", "tests/test_search_edges.py"],
     "arena/formats/race.py": ["tests/test_race.py"],
     "arena/formats/ladder.py": ["tests/test_ladder.py"],
-    "arena/front/tournament.py": ["tests/test_tournament.py"],
+    "arena/front/tournament.py": ["tests/test_tournament_unit.py"],
     "arena/front/growth.py": ["tests/test_growth.py"],
     # the search core's node functions (bots/search.py keeps the root and move ordering)
     "bots/negamax.py": ["tests/test_search.py", "tests/test_search_hooks.py", "tests/test_search_record.py",
-                        "tests/test_search_edges.py"],
+                        "tests/test_search_edges.py", "tests/test_negamax_agree.py"],
     # modules the house's rebuild moved or made
     "arena/formats/sprt.py": ["tests/test_sprt_run.py", "tests/test_html_page.py"],
     "arena/formats/base.py": ["tests/test_tournament.py", "tests/test_swiss.py", "tests/test_race.py"],
-    "arena/formats/gauntlet.py": ["tests/test_tournament.py", "tests/test_growth.py", "tests/test_bad_input.py"],
+    "arena/formats/gauntlet.py": ["tests/test_gauntlet_format.py"],
     "arena/front/options.py": ["tests/test_cli.py", "tests/test_docs.py"],
     "arena/front/settings.py": ["tests/test_bad_input.py", "tests/test_run_cli.py", "tests/test_growth.py"],
-    "arena/front/run.py": ["tests/test_tournament.py", "tests/test_interrupt.py", "tests/test_batches.py"],
+    "arena/front/run.py": ["tests/test_run_loop.py"],
     "arena/execution/sandbox/probing.py": ["tests/test_probing.py", "tests/test_plugin_distributions.py"],
     "bots/engine/engine.py": ["tests/test_engines.py", "tests/test_example_engines.py"],
-    "bots/engine/uci.py": ["tests/test_uci.py"],
-    "results/runlock.py": ["tests/test_run_lock.py"],
+    "bots/engine/uci.py": ["tests/test_uci.py", "tests/test_uci_lines.py"],
+    "results/runlock.py": ["tests/test_run_lock_unit.py"],
 }
 
 
@@ -163,6 +163,59 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
         Equivalent("Search.root", "if v > alpha:", "if v >= alpha:",
                    "v == alpha leaves alpha as it was; the cut test that follows was false already (alpha < beta)"),
     ],
+    "bots/negamax.py": [
+        Equivalent("negamax", "size = table.size if table is not None else 0", "else 1",
+                   "size is read only where there is a table"),
+        Equivalent("negamax", "lines.append(())", "lines.append(None)",
+                   "a placeholder: the child's search sets lines[ply + 1] before anything reads it"),
+        Equivalent("negamax", "deep = tainted = False", "deep = tainted = None", "None is as false as False"),
+        Equivalent("negamax", "if v > alpha:", "if v >= alpha:",
+                   "at v == alpha the window stays as it is, and alpha < beta there, so no cut-off follows"),
+        Equivalent("negamax", "elif v < beta:", "elif v <= beta:", "at v == beta the window stays as it is"),
+        Equivalent("negamax", "if ceiling < beta:", "if ceiling <= beta:",
+                   "at ceiling == beta the window stays as it is, and alpha < beta there"),
+        Equivalent("negamax", "if floor > alpha:", "if floor >= alpha:",
+                   "at floor == alpha the window stays as it is, and alpha < beta there"),
+        Equivalent("negamax", "plan[0]", "plan[1]", "read only where plan[0] == plan[1]"),
+        Equivalent("negamax", "best_move = lines[ply][0] if lines[ply] else None", "or True",
+                   "a position that is not over has a legal move (the Game contract, checked by"
+                   " arena.testing.check_game), and the first move searched sets lines[ply]"),
+        Equivalent("recording_negamax", "size = table.size if table is not None else 0", "else 1",
+                   "size is read only where there is a table"),
+        Equivalent("recording_negamax", "lines.append(())", "lines.append(None)",
+                   "a placeholder: the child's search sets lines[ply + 1] before anything reads it"),
+        Equivalent("recording_negamax", "deep = tainted = False", "deep = tainted = None", "None is as false as False"),
+        Equivalent("recording_negamax", "if v > alpha:", "if v >= alpha:",
+                   "at v == alpha the window stays as it is, and alpha < beta there, so no cut-off follows"),
+        Equivalent("recording_negamax", "elif v < beta:", "elif v <= beta:", "at v == beta the window stays as it is"),
+        Equivalent("recording_negamax", "if ceiling < beta:", "if ceiling <= beta:",
+                   "at ceiling == beta the window stays as it is, and alpha < beta there"),
+        Equivalent("recording_negamax", "if floor > alpha:", "if floor >= alpha:",
+                   "at floor == alpha the window stays as it is, and alpha < beta there"),
+        Equivalent("recording_negamax", "plan[0]", "plan[1]", "read only where plan[0] == plan[1]"),
+        Equivalent("recording_negamax", "best_move = lines[ply][0] if lines[ply] else None", "or True",
+                   "a position that is not over has a legal move (the Game contract, checked by"
+                   " arena.testing.check_game), and the first move searched sets lines[ply]"),
+        Equivalent("negamax", "value = value_informed if informed else value_plain", "or True",
+                   "without a table, tactics or value bounds value_informed searches as value_plain does,"
+                   " only slower (the module's docstring; tests/test_negamax_agree.py)"),
+    ],
+    "results/runlock.py": [
+        Equivalent("RunLock.__init__", 'self.since = ""', "self.since =",
+                   "acquire sets it before anything reads it"),
+        Equivalent("RunLock.note", "os.ftruncate(self.fd, 0)", "os.ftruncate(self.fd, 1)",
+                   "the text then written from offset 0 is longer than one byte: no byte of the old text is left"),
+    ],
+    "arena/front/tournament.py": [
+        Equivalent("TournamentConfig.__post_init__", "raise ParameterError(owner.misplaced(wrong))", "misplaced(None)",
+                   "no format's misplaced reads the keys it is given"),
+        Equivalent("TournamentConfig.__post_init__", "values = {**(fmt.stored() if isinstance(fmt, Format) else {})",
+                   "and False",
+                   "each format's settings came as one keyword of earlier versions: a keyword given replaces all"
+                   " that the format value's stored form holds"),
+        Equivalent("make_openings", "opening = ()", "opening = None",
+                   "a placeholder: the first of the attempts (at least one) sets it"),
+    ],
     "arena/formats/swiss.py": [
         Equivalent("Swiss.build", 'raise ParameterError(cls.misplaced(["rounds"]))', "cls.misplaced(",
                    "Swiss.misplaced does not read its keys"),
@@ -170,6 +223,14 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
                    "pandas applies `kind` only to one-column sorts; three columns always sort stably"),
         Equivalent("swiss_standings", 'table = table.sort_index(kind="stable")', "table.sort_index(kind=",
                    "bot names are unique: every sort kind gives the same order"),
+        Equivalent("SwissState._match", "maxcardinality=True", "max_weight_matching(graph,",
+                   "every edge weighs over _BASE - _REMATCH - _STEP * (the widest gap)², far above what any"
+                   " matching's costs add up to: the heaviest matching is a perfect one either way"),
+        Equivalent("SwissState._match", "in self.met else 0)", "in self.met else 1)",
+                   "every perfect matching of a block has as many pairs: one more for each pair that is not a"
+                   " rematch moves matchings with as many rematches alike, and the others differ by _REMATCH"),
+        Equivalent("SwissState.pair", "< BLOCK // 2:", "< BLOCK / 2:", "BLOCK is even: a whole number compares"
+                   " with 16.0 as with 16"),
     ],
 }
 

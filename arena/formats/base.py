@@ -232,7 +232,7 @@ class RoundWatcher(Watcher):
         super().__init__(stored, scheduled)
         self.results = {r["game_id"]: (r["first"], r["second"], points(r["result"])) for r in stored}
         self.round = 0
-        """Rounds finished."""
+        """The round being played or last played (from 0)."""
 
     def add(self, game: "GameRow") -> int:
         self.results[game.game_id] = (game.first, game.second, game.score_first)

@@ -29,7 +29,7 @@ GAMES_PER_ROUND = 2
 BYE_POINTS = 1.0
 """Points of a bye: half the round's two, as for a drawn pair."""
 WINDOW = 12
-"""Neighbours in the standings each bot may be paired with, at first (doubled until everyone is paired)."""
+"""Neighbours below it in the standings each bot may be paired with (each more costs the matching time)."""
 BLOCK = 32
 """Bots matched together: the standings are cut into blocks of this many (the last up to half as many
 more, all even), each matched on its own. The blossom algorithm takes cubic time; blocks keep a round's pairing
@@ -99,7 +99,6 @@ class SwissWatcher(RoundWatcher):
             if bye is not None and not complete:
                 self.lines.append(f"arena: round {r + 1}: bye for {bye} ({BYE_POINTS:g} point)")
             yield r, start, pairs, complete
-        self.round = rounds - 1
 
 
 def _networkx():
@@ -143,26 +142,25 @@ class SwissState:
         rank = {b: k for k, b in enumerate(order)}
         rng = random.Random(json.dumps(["swiss-tie", self.seed, round]))
         pairs = []
-        starts = list(range(0, len(order), BLOCK)) or [0]
+        starts = list(range(0, len(order), BLOCK))
         if len(starts) > 1 and len(order) - starts[-1] < BLOCK // 2:
             starts.pop()  # a short last block joins the one before
         for start, end in zip(starts, [*starts[1:], len(order)]):
-            block, window = order[start:end], WINDOW
-            while True:
-                matching = self._match(block, window, rng)
-                if 2 * len(matching) == len(block) or window >= len(block):
-                    break
-                window *= 2
+            # a block is even and each bot has an edge to the next, so the matching is perfect
+            matching = self._match(order[start:end], rng)
             pairs += [tuple(sorted(p, key=rank.__getitem__)) for p in matching]
         return sorted(pairs, key=lambda p: rank[p[0]]), bye
 
-    def _match(self, order: list[str], window: int, rng: random.Random) -> set:
+    def _match(self, order: list[str], rng: random.Random) -> set:
+        """The cheapest perfect matching of ``order`` (by points) where each bot may meet its next
+        ``WINDOW``: a pair d half-points apart costs ``_STEP`` * d², a rematch ``_REMATCH`` more, and a
+        random amount under ``_TIE`` breaks ties."""
         nx = _networkx()
         graph = nx.Graph()
         graph.add_nodes_from(order)
         twice = [int(round(2 * self.points[b])) for b in order]
         for i, a in enumerate(order):
-            for j in range(i + 1, min(i + 1 + window, len(order))):
+            for j in range(i + 1, min(i + 1 + WINDOW, len(order))):
                 b = order[j]
                 cost = _STEP * (twice[i] - twice[j]) ** 2 + (_REMATCH if frozenset((a, b)) in self.met else 0)
                 graph.add_edge(a, b, weight=_BASE - cost + rng.randrange(_TIE))
@@ -208,9 +206,8 @@ def swiss_standings(games: "pd.DataFrame", config: dict) -> "pd.DataFrame":
     results = {
         int(i): (f, s, float(x)) for i, f, s, x in zip(games["game_id"], games["first"], games["second"], games["score_first"])
     }
-    swiss = SwissState(bots, config["seed"])
-    for r, start, pairs, bye, complete, swiss in replay(bots, config["seed"], config["rounds"], results):
-        pass
+    for *_, swiss in replay(bots, config["seed"], config["rounds"], results):  # at least one round
+        pass  # the last state yielded has recorded every finished round
     against: dict[tuple[str, str], float] = {}
     played = {b: 0 for b in bots}
     for r in range(swiss.rounds):

@@ -60,5 +60,5 @@ class UciBot(EngineBot):
         if kind != "cp":
             raise ValueError(kind)
         middle, half = (low + high) / 2, (high - low) / 2
-        share = 2 / (1 + math.exp(-LICHESS_K * value)) - 1
+        share = math.tanh(LICHESS_K * value / 2)  # = 2 / (1 + exp(-K * cp)) - 1, without overflow at huge cp
         return middle + half * max(-0.999, min(0.999, share))

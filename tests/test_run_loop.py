@@ -1,0 +1,193 @@
+"""The run loop on its own, in this process (tests/test_tournament.py and test_batches.py run it
+with workers): what a run reports, resuming, a game that fails, Ctrl-C, a watcher that stops
+early, the lock a caller holds, a stored tournament played on, and the registry it checks against."""
+
+import sqlite3
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
+import arena.front.run as run_module
+from arena import Budget, get_registry
+from arena.execution.pool import Failure
+from arena.formats.base import Watcher
+from arena.formats.swiss import Swiss
+from arena.front.run import run_registry, run_tournament
+from arena.front.settings import RunSettings
+from arena.front.tournament import Entrant, TournamentConfig
+from results.runlock import RUN_LOCK_SUFFIX, RunLock
+from results.store import Store
+
+REGISTRY = get_registry(entry_points=False)
+
+
+def config(**kw):
+    bots = (Entrant("a", "random"), Entrant("b", "greedy"), Entrant("c", "random"))
+    return TournamentConfig(game="tictactoe", bots=bots, budget=Budget(nodes=100), isolate=False, **kw)
+
+
+def settings(tmp_path, **kw):
+    return RunSettings(tmp_path / "r.db", jobs=1, progress=kw.pop("progress", False), **kw)
+
+
+def stored_ids(db):
+    with sqlite3.connect(db) as con:
+        return sorted(i for (i,) in con.execute("SELECT game_id FROM games"))
+
+
+class Executor:
+    """The executor a run makes, in this process; ``fail`` game indexes come back as failures,
+    ``stop_after`` games Ctrl-C is pressed."""
+
+    def __init__(self, real, fail=(), stop_after=None):
+        self.real, self.fail, self.stop_after = real, set(fail), stop_after
+        self.closed, self.batches, self.seen = [], [], 0
+
+    def run(self, tasks):
+        tasks = list(tasks)
+        self.batches.append([t.index for t in tasks])
+        for task in tasks:
+            if self.stop_after is not None and self.seen == self.stop_after:
+                raise KeyboardInterrupt
+            self.seen += 1
+            if task.index in self.fail:
+                yield Failure(task.index, "the referee failed: boom")
+            else:
+                yield from self.real.run([task])
+
+    def close(self, abort=False):
+        self.closed.append(abort)
+        self.real.close(abort)
+
+
+@pytest.fixture
+def executors(monkeypatch):
+    made, options = [], {}
+
+    def make(dask, jobs, plugins, prepare):
+        assert (dask, jobs) == (None, 1)
+        made.append(Executor(run_module.make_executor.__wrapped__(dask, jobs, plugins, prepare), **options))
+        return made[-1]
+
+    real = run_module.make_executor
+    make.__wrapped__ = real
+    monkeypatch.setattr(run_module, "make_executor", make)
+    return made, options
+
+
+def test_a_run_plays_every_game_stores_it_and_says_so(tmp_path, executors):
+    made, _ = executors
+    result = run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert (result.scheduled, result.already, result.played, result.complete) == (6, 0, 6, True)
+    assert not result.interrupted and result.failed == [] and result.registry is REGISTRY
+    assert result.config.name == result.tournament.name and result.config.name.startswith("tictactoe-nodes=100-")
+    assert stored_ids(tmp_path / "r.db") == list(range(6)) and made[0].closed == [False]
+    assert not (tmp_path / ("r.db" + RUN_LOCK_SUFFIX)).exists()
+    again = run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert (again.already, again.played, again.complete) == (6, 0, True) and made[1].batches == [[]]
+
+
+def test_a_game_that_cannot_be_played_is_reported_not_stored_and_played_next_time(tmp_path, executors, capsys):
+    made, options = executors
+    options["fail"] = {3}
+    result = run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert [f.index for f in result.failed] == [3] and result.played == 5 and not result.complete
+    assert stored_ids(tmp_path / "r.db") == [0, 1, 2, 4, 5]
+    assert "arena: warning: game 3 could not be played: the referee failed: boom\n" in capsys.readouterr().err
+    options["fail"] = set()
+    again = run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert (again.already, again.played, again.complete) == (5, 1, True) and made[1].batches == [[3]]
+
+
+def test_ctrl_c_keeps_every_finished_game_and_closes_the_workers_at_once(tmp_path, executors):
+    made, options = executors
+    options["stop_after"] = 4
+    result = run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert result.interrupted and result.played == 4 and not result.complete
+    assert stored_ids(tmp_path / "r.db") == [0, 1, 2, 3] and made[0].closed == [True]
+
+
+def test_an_error_in_the_loop_closes_the_workers_at_once_and_keeps_what_was_played(tmp_path, executors, monkeypatch):
+    made, _ = executors
+    calls = []
+
+    def failing(*args):
+        calls.append(args)
+        if len(calls) == 3:
+            raise RuntimeError("a bug")
+
+    monkeypatch.setattr(run_module.interrupt, "check", failing)
+    with pytest.raises(RuntimeError, match="a bug"):
+        run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert made[0].closed == [True] and stored_ids(tmp_path / "r.db") == [0, 1]
+
+
+class Stopper(Watcher):
+    """Stops after ``last`` games, and says so."""
+
+    def __init__(self, stored, scheduled, last=2):
+        super().__init__(stored, scheduled)
+        self.last = last
+
+    def rounds(self, todo, schedule):
+        self.lines.append("arena: first batch")
+        yield todo[: self.last]
+        self.lines.append("arena: done")
+
+    def add(self, game):
+        self.lines.append(f"arena: game {game.game_id}")
+        return super().add(game)
+
+
+def test_a_watcher_chooses_the_games_and_what_the_run_says(tmp_path, executors, capsys):
+    made, _ = executors
+    result = run_tournament(config(), settings(tmp_path, progress=True), registry=REGISTRY, watch=Stopper)
+    assert isinstance(result.watcher, Stopper) and result.played == 2 and not result.complete
+    err = capsys.readouterr().err
+    assert err.index("arena: first batch") < err.index("arena: game 0") < err.index("arena: game 1") < err.index("arena: done")
+    assert result.config.name in err  # the progress bar's heading
+
+
+def test_a_round_made_as_results_come_in_is_played_and_stored(tmp_path, executors):
+    made, _ = executors
+    c = replace(config(), format=Swiss(2))
+    result = run_tournament(c, settings(tmp_path), registry=REGISTRY)
+    assert result.complete and result.played == 4 and len(made[0].batches) == 2  # a round a batch
+    assert stored_ids(tmp_path / "r.db") == [0, 1, 2, 3]
+
+
+def test_a_caller_holding_the_lock_keeps_it_and_the_run_names_itself_in_it(tmp_path, executors):
+    db = tmp_path / "r.db"
+    with RunLock(db) as lock:
+        result = run_tournament(config(), settings(tmp_path), registry=REGISTRY, lock=lock)
+        assert lock.fd is not None and (tmp_path / ("r.db" + RUN_LOCK_SUFFIX)).exists()
+        assert f'"tournament": "{result.config.name}"' in (tmp_path / ("r.db" + RUN_LOCK_SUFFIX)).read_text()
+
+
+def test_a_stored_tournament_is_played_on_as_it_is(tmp_path, executors):
+    first = run_tournament(config(name="t"), settings(tmp_path), registry=REGISTRY,
+                           watch=lambda stored, scheduled: Stopper(stored, scheduled, last=4))
+    with Store(tmp_path / "r.db") as store:
+        (stored,) = store.tournaments()
+    result = run_tournament(config(name="t"), settings(tmp_path), registry=REGISTRY, stored=stored)
+    assert (first.played, result.already, result.played) == (4, 4, 2) and result.tournament.name == "t"
+    assert stored_ids(tmp_path / "r.db") == list(range(6))
+
+
+def test_the_registry_given_serves_a_run_sandboxed_as_it_is_else_one_is_built(monkeypatch, capsys):
+    assert run_registry((), config(), registry=REGISTRY) is REGISTRY
+    asked = []
+
+    def probed(plugins, **run):
+        asked.append((plugins, run))
+        return SimpleNamespace(errors=["plugin 'x' did not load: y"], sandboxed=run["sandboxed"])
+
+    monkeypatch.setattr(run_module.probing, "registry", probed)
+    sandboxed = replace(config(), limits=replace(config().limits, sandbox=True))
+    built = run_registry(["p"], sandboxed, extra=[Entrant("d", "minimax")], registry=REGISTRY)
+    assert built is not REGISTRY and built.sandboxed
+    assert asked == [(("p",), {"sandboxed": True, "isolate": False, "game": "tictactoe",
+                               "specs": ["random", "greedy", "random", "minimax"], "limits": sandboxed.limits})]
+    assert capsys.readouterr().err == "arena: warning: plugin 'x' did not load: y\n"
+    assert run_registry((), config()).sandboxed is False
