@@ -43,22 +43,23 @@ MODULES: dict[str, list[str]] = {
     "results/sprt.py": ["tests/test_sprt.py", "tests/test_sprt_edges.py"],
     "arena/formats/swiss.py": ["tests/test_swiss.py", "tests/test_swiss_edges.py", "tests/test_swiss_matching.py"],
     "bots/search.py": ["tests/test_search.py", "tests/test_search_hooks.py", "tests/test_search_edges.py"],
-    "arena/formats/race.py": ["tests/test_race.py"],
-    "arena/formats/ladder.py": ["tests/test_ladder.py"],
+    "arena/formats/race.py": ["tests/test_race_format.py"],
+    "arena/formats/ladder.py": ["tests/test_ladder_format.py"],
     "arena/front/tournament.py": ["tests/test_tournament_unit.py"],
-    "arena/front/growth.py": ["tests/test_growth.py"],
+    "arena/front/growth.py": ["tests/test_growth_unit.py"],
     # the search core's node functions (bots/search.py keeps the root and move ordering)
     "bots/negamax.py": ["tests/test_search.py", "tests/test_search_hooks.py", "tests/test_search_record.py",
                         "tests/test_search_edges.py", "tests/test_negamax_agree.py"],
     # modules the house's rebuild moved or made
-    "arena/formats/sprt.py": ["tests/test_sprt_run.py", "tests/test_html_page.py"],
-    "arena/formats/base.py": ["tests/test_tournament.py", "tests/test_swiss.py", "tests/test_race.py"],
+    "arena/formats/sprt.py": ["tests/test_sprt_format.py"],
+    "arena/formats/base.py": ["tests/test_format_base.py"],
+    "arena/formats/__init__.py": ["tests/test_format_base.py"],
     "arena/formats/gauntlet.py": ["tests/test_gauntlet_format.py"],
-    "arena/front/options.py": ["tests/test_cli.py", "tests/test_docs.py"],
-    "arena/front/settings.py": ["tests/test_bad_input.py", "tests/test_run_cli.py", "tests/test_growth.py"],
+    "arena/front/options.py": ["tests/test_options_table.py"],
+    "arena/front/settings.py": ["tests/test_settings_unit.py"],
     "arena/front/run.py": ["tests/test_run_loop.py"],
-    "arena/execution/sandbox/probing.py": ["tests/test_probing.py", "tests/test_plugin_distributions.py"],
-    "bots/engine/engine.py": ["tests/test_engines.py", "tests/test_example_engines.py"],
+    "arena/execution/sandbox/probing.py": ["tests/test_probing_unit.py"],
+    "bots/engine/engine.py": ["tests/test_engine_bot_unit.py"],
     "bots/engine/uci.py": ["tests/test_uci.py", "tests/test_uci_lines.py"],
     "results/runlock.py": ["tests/test_run_lock_unit.py"],
 }
@@ -215,6 +216,75 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
                    " that the format value's stored form holds"),
         Equivalent("make_openings", "opening = ()", "opening = None",
                    "a placeholder: the first of the attempts (at least one) sets it"),
+    ],
+    "arena/formats/race.py": [
+        Equivalent("sign_p", "if n else 1.0", "or True", "at n = 0 the sum is comb(0, 0) / 2**0, already 1.0"),
+        Equivalent("sign_p", "range(wins, n + 1)", "range(wins, n + 2)", "the extra term is comb(n, n + 1) = 0"),
+        Equivalent("RaceState.record", "[0, 0.0]", "[0, 1.0]",
+                   "record writes both directions of a pairing: the default serves only bots that never met,"
+                   " whose sign test p is 1, above every Holm level, so its points are never read"),
+        Equivalent("RaceState.record", "[0, 0.0]", "[1, 0.0]", "as above: the default of bots that never met"),
+        Equivalent("race_table", 'RaceState(bots, config["seed"], race)', 'RaceState(bots, config["seed"], None)',
+                   "a placeholder state: only leader(), alive, points, games and dropped are read, none uses .race"),
+        Equivalent("RaceWatcher.walk", "told = 0", "told = None", "dropped[None:] is dropped[0:]"),
+    ],
+    "arena/formats/ladder.py": [
+        Equivalent("ladder_table", "if len(games) else", "or True",
+                   "with no games the fit, the counts and the start batches are empty either way"),
+        *(Equivalent("ladder_table", 'pd.DataFrame(columns=["elo", "elo_low", "elo_high"])', new,
+                     "an empty fit: no member is rated, its columns are never read")
+          for new in ("columns=None", '"XXelo', '"ELO')),
+        Equivalent("ladder_table", "pd.Series(dtype=int)", "dtype=None", "an empty count: every member shows 0 games"),
+        *(Equivalent("ladder_table", "else -1", new, "with no games there are no start batches: last is not read")
+          for new in ("else +1", "else -2")),
+        Equivalent("ladder_table", "first = start.get(name, last + 1)", "last + 2",
+                   "every start batch is at most last: below last + 1 and last + 2 alike"),
+        Equivalent("ladder_table", 'na_position="last"', 'kind="stable", )', "na_position='last' is pandas' default"),
+        Equivalent("ladder_table", 'kind="stable"', 'kind="STABLE"', "numpy reads the sort kind case-insensitively"),
+        *(Equivalent("ratings", f"{kind}, len(rows))", f"{kind}, )", "the count only presizes the array")
+          for kind in ("int", "float")),
+        Equivalent("ratings", "float, len(rows))", "None, len(rows))", "a dtype of None is float64, as float is"),
+        *(Equivalent("LadderWatcher.__init__", "super().__init__([], 0)", new,
+                     "the base keeps it in total, which the next line sets") for new in ("([], None)", "([], 1)")),
+    ],
+    "arena/front/settings.py": [
+        Equivalent("_format", "raise ConfigError(other.misplaced(given))", "misplaced(None)",
+                   "no format's misplaced reads the keys it is given"),
+        *(Equivalent("build_sprt", '"new", "base"', new,
+                     "build reads no key new or base, and no format has a setting of those names")
+          for new in ('"XXnewXX"', '"NEW"', '"XXbaseXX"', '"BASE"')),
+        *(Equivalent("build_sprt", '"max_games"', new, "max_games is left out by Sprt's own max_games row too")
+          for new in ('"XXmax_gamesXX"', '"MAX_GAMES"')),
+        Equivalent("parse_entrant", "equals < colon", "equals <= colon", "one position cannot hold both = and :"),
+    ],
+    "arena/front/growth.py": [
+        Equivalent("compare", "games < old_games", "games <= old_games", "reached only where games != old_games"),
+        *(Equivalent("derived_name", "json.dumps(key, sort_keys=True)", new,
+                     "key comes from _plain, whose JSON round trip already sorted its keys at every level")
+          for new in ("sort_keys=None", "sort_keys=False", "json.dumps(key, )")),
+        Equivalent("plan", "range(2, len(taken) + 3)", "range(2, len(taken) + 4)",
+                   "a free name is among the first len(taken) + 2, and next() stops at the first free one"),
+    ],
+    "bots/engine/engine.py": [
+        *(Equivalent(function, 'head = line.split(" ", 1)[0]', new, "the first piece of a split is the same whatever its limit")
+          for function in ("EngineBot._await", "EngineBot.choose") for new in ('line.split(" ", )[0]', 'line.split(" ", 2)[0]')),
+        Equivalent("EngineBot._start", 'check_options(self.options, declared, "")', "declared, None)",
+                   "check_options and EngineOption.check only test owner for truth"),
+        *(Equivalent("EngineBot.new_game", "super().new_game(game, player, seed)", new,
+                     "neither ProgramBot nor Bot reads the game or the player there (Bot.new_game uses the seed)")
+          for new in ("new_game(None, player, seed)", "new_game(game, None, seed)")),
+        Equivalent("EngineBot.new_game", "self._told = False", "self._told = None", "read only as `not self._told`"),
+    ],
+    "arena/formats/sprt.py": [
+        Equivalent("Sprt.build", "raise ParameterError(cls.misplaced([]))", "misplaced(None)",
+                   "Sprt.misplaced reads no keys"),
+        Equivalent("_finite", 'float("inf")', 'float("INF")', "float() reads inf in any case"),
+        Equivalent("_finite", 'float("-inf")', 'float("-INF")', "float() reads inf in any case"),
+    ],
+    "arena/formats/__init__.py": [
+        *(Equivalent("format_class", "get_close_matches(str(name), listed, n=1)", new,
+                     "only near[0], the best match, is read, however many are asked for")
+          for new in ("listed, )", "n=2)")),
     ],
     "arena/formats/swiss.py": [
         Equivalent("Swiss.build", 'raise ParameterError(cls.misplaced(["rounds"]))', "cls.misplaced(",

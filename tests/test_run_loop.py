@@ -2,6 +2,7 @@
 with workers): what a run reports, resuming, a game that fails, Ctrl-C, a watcher that stops
 early, the lock a caller holds, a stored tournament played on, and the registry it checks against."""
 
+import json
 import sqlite3
 from dataclasses import replace
 from types import SimpleNamespace
@@ -15,7 +16,8 @@ from arena.formats.base import Watcher
 from arena.formats.swiss import Swiss
 from arena.front.run import run_registry, run_tournament
 from arena.front.settings import RunSettings
-from arena.front.tournament import Entrant, TournamentConfig
+from arena.front.openings import OpeningBook
+from arena.front.tournament import Entrant, TournamentConfig, _legacy_seed, make_openings
 from results.runlock import RUN_LOCK_SUFFIX, RunLock
 from results.store import Store
 
@@ -191,3 +193,93 @@ def test_the_registry_given_serves_a_run_sandboxed_as_it_is_else_one_is_built(mo
                                "specs": ["random", "greedy", "random", "minimax"], "limits": sandboxed.limits})]
     assert capsys.readouterr().err == "arena: warning: plugin 'x' did not load: y\n"
     assert run_registry((), config()).sandboxed is False
+
+
+def games(db):
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT game_id, first, second, opening, seed FROM games ORDER BY game_id").fetchall()
+
+
+def test_a_run_without_a_registry_builds_one_and_hands_its_workers_the_plugins_given(tmp_path, monkeypatch):
+    handed, real = [], run_module.make_executor
+
+    def make(dask, jobs, plugins, prepare):
+        handed.append(plugins)
+        return real(dask, jobs, plugins, prepare)
+
+    monkeypatch.setattr(run_module, "make_executor", make)
+    result = run_tournament(config(), settings(tmp_path), plugins=["tests.plugins.misbehaving"])
+    assert result.complete and handed == [("tests.plugins.misbehaving",)]
+    assert result.registry.bot_class("illegal")  # the --plugin module's bots are in the registry built
+
+
+def test_the_progress_bar_counts_the_whole_schedule(tmp_path, executors, capsys):
+    result = run_tournament(config(), settings(tmp_path, progress=True), registry=REGISTRY)
+    err = capsys.readouterr().err
+    assert result.watcher.total == 6 and "6/6 [" in err and result.config.name in err
+
+
+def test_openings_of_random_plies_are_played_and_stored(tmp_path, executors):
+    result = run_tournament(config(opening_plies=2), settings(tmp_path), registry=REGISTRY)
+    (opening,) = make_openings(REGISTRY.game("tictactoe"), 1, 2, 0)  # one round: one opening for every game
+    assert result.complete and [g[3] for g in games(tmp_path / "r.db")] == [" ".join(opening)] * 6
+
+
+def test_an_opening_that_sets_the_games_parameters_is_stored_with_them(tmp_path, executors):
+    book = tmp_path / "book.txt"
+    book.write_text("[heaps=5] 1:2\n1:1\n")
+    c = TournamentConfig("nim", bots=(Entrant("a", "random"), Entrant("b", "greedy")), budget=Budget(nodes=100),
+                         isolate=False, games_per_pairing=4, opening_book=OpeningBook.read(str(book)))
+    result = run_tournament(c, settings(tmp_path), registry=REGISTRY)
+    assert result.complete and [g[3] for g in games(tmp_path / "r.db")] == ["[heaps=5] 1:2"] * 2 + ["1:1"] * 2
+
+
+def test_a_grown_tournament_keeps_its_games_and_plays_the_new_ones(tmp_path, executors):
+    two = TournamentConfig("tictactoe", bots=(Entrant("a", "random"), Entrant("b", "greedy")), budget=Budget(nodes=100),
+                           isolate=False, name="t")
+    run_tournament(two, settings(tmp_path), registry=REGISTRY)
+    before = games(tmp_path / "r.db")
+    grown = run_tournament(replace(config(), name="t"), settings(tmp_path), registry=REGISTRY)
+    assert (grown.already, grown.played, grown.scheduled, grown.complete) == (2, 4, 6, True)
+    after = games(tmp_path / "r.db")
+    assert after[:2] == before and len(after) == 6
+    with Store(tmp_path / "r.db") as store:
+        (stored,) = store.tournaments()
+    assert stored.scheduled == 6 and [b["name"] for b in stored.config["bots"]] == ["a", "b", "c"]
+
+
+def test_a_tournament_stored_before_schedules_could_grow_plays_its_games_by_number(tmp_path, executors):
+    first = run_tournament(config(name="t"), settings(tmp_path), registry=REGISTRY,
+                           watch=lambda stored, scheduled: Stopper(stored, scheduled, last=2))
+    with sqlite3.connect(tmp_path / "r.db") as con:  # as an early version stored it: no schedule
+        (text,) = con.execute("SELECT config FROM tournaments").fetchone()
+        stored = json.loads(text)
+        del stored["schedule"]
+        con.execute("UPDATE tournaments SET config = ?", (json.dumps(stored),))
+    result = run_tournament(config(name="t"), settings(tmp_path), registry=REGISTRY)
+    assert (first.played, result.already, result.played) == (2, 2, 4)
+    assert [g[4] for g in games(tmp_path / "r.db")[2:]] == [_legacy_seed(0, i) for i in range(2, 6)]
+
+
+def test_a_stored_tournament_given_is_played_whatever_the_config_is_named(tmp_path, executors):
+    run_tournament(config(name="t"), settings(tmp_path), registry=REGISTRY,
+                   watch=lambda stored, scheduled: Stopper(stored, scheduled, last=3))
+    with Store(tmp_path / "r.db") as store:
+        (stored,) = store.tournaments()
+    result = run_tournament(config(name="u"), settings(tmp_path), registry=REGISTRY, stored=stored)
+    assert result.tournament.name == "t" and (result.already, result.played) == (3, 3)
+    with Store(tmp_path / "r.db") as store:
+        assert [t.name for t in store.tournaments()] == ["t"]
+
+
+def test_a_run_checks_its_bots_by_their_short_names(tmp_path, executors, monkeypatch):
+    seen = []
+    real = run_module.with_short_names
+
+    def spy(config, registry):
+        seen.append(registry)
+        return real(config, registry)
+
+    monkeypatch.setattr(run_module, "with_short_names", spy)
+    run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert seen == [REGISTRY]

@@ -59,10 +59,10 @@ class Ladder(Format):
     open_ended = True  # it runs until stopped
     games_per_round = 2
     settings = (
-        Setting("placement", "int", PLACEMENT, "pairings of a new bot's placement gauntlet, two games each, set at "
-                "creation (default {default})", metavar="K", commands=("ladder",), fixed=True),
-        Setting("batch", "int", None, "most rating pairings per batch (ratings are refit between batches), set at "
-                "creation (default: every placed bot once a batch)", metavar="P", commands=("ladder",), fixed=True),
+        Setting("placement", "int", PLACEMENT, "pairings of a new bot's placement gauntlet, two games each "
+                "(default {default})", metavar="K", commands=("ladder",), fixed=True),
+        Setting("batch", "int", None, "most rating pairings per batch, the ratings refit between batches "
+                "(default: every placed bot once a batch)", metavar="P", commands=("ladder",), fixed=True),
     )
 
     def __post_init__(self):

@@ -80,7 +80,7 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
         raise ConfigError(f"bots must be a list of bot specs (or tables with spec, name, budget), got {bots!r}")
     # the checks of this module first, then those of the budget and the format
     games = _int(values, "games")
-    memory = None if values["memory_limit"] in (None, 0) else _int(values, "memory_limit")
+    memory = None if values["memory_limit"] is None else _int(values, "memory_limit") or None  # 0: no limit
     limits = dict(time_margin=_number(values, "time_margin"), watchdog=_number(values, "watchdog"),
                   memory_limit=memory, output_limit=_int(values, "output_limit"), sandbox=_bool(values, "sandbox"))
     fields = dict(game=_text(values, "game"), seed=_int(values, "seed"), isolate=_bool(values, "isolate"),
@@ -109,7 +109,7 @@ def build_sprt(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     """Turn merged ``arena sprt`` settings (see SPRT_SETTINGS) into a tournament config of the sprt format."""
     missing = [k for k in ("new", "base") if values.get(k) is None]
     if missing:
-        raise ConfigError(f"an SPRT needs two bots, new and base: give {' and '.join(missing).upper()} (arena sprt NEW BASE)")
+        raise ConfigError(f"an SPRT needs two bots, new and base: give {' and '.join(m.upper() for m in missing)} (arena sprt NEW BASE)")
     try:
         test = build_test(values)
     except ParameterError as exc:

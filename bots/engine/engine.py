@@ -155,7 +155,7 @@ class EngineBot(ProgramBot):
                     declared[option.name.lower()] = option
                     continue
             if head == "error" and wanted == "readyok":
-                raise engine.fault(Termination.CRASH, "crashed", f"cannot play {self._playing}: {line[6:]}")
+                raise engine.fault(Termination.CRASH, "crashed", f"cannot play {self._playing}: {said(line[6:])}")
             self.other_line(engine, line, head)
 
     def other_line(self, engine: EngineProcess, line: str, head: str) -> None:
@@ -223,7 +223,8 @@ class EngineBot(ProgramBot):
                     engine.send("stop")
                     stop_at = None
                     continue
-                waited = "the watchdog" if limits.time is None else "its time budget + margin"
+                waited = ("the watchdog" if seconds is None
+                          else f"its {'time' if limits.time is not None else 'cpu'} budget + margin")
                 raise engine.fault(
                     Termination.TIMEOUT, "timed out", f"no bestmove within {deadline - budget.started:.3g}s ({waited}); killed"
                 )
@@ -246,12 +247,13 @@ class EngineBot(ProgramBot):
         try:
             move = game.parse_move_in(state, text)
         except Exception as exc:
-            raise engine.fault(Termination.ILLEGAL_MOVE, "sent an unreadable move", f"{text!r}: {exc}") from None
+            raise engine.fault(Termination.ILLEGAL_MOVE, "sent an unreadable move",
+                               f"{said(text, quoted=True)}: {said(str(exc))}") from None
         legal = game.legal_moves(state)
         if move not in legal:
             shown = ", ".join(game.move_text(state, m) for m in legal)
             raise engine.fault(
-                Termination.ILLEGAL_MOVE, "played an illegal move", f"{text!r} in {game.name}; legal: {shown}"
+                Termination.ILLEGAL_MOVE, "played an illegal move", f"{said(text, quoted=True)} in {game.name}; legal: {shown}"
             )
         nodes = info.get("nodes", 0)
         if self.strict and limits.nodes is not None and nodes > limits.nodes:
@@ -377,3 +379,12 @@ def full_spec(game: Game) -> str:
     """The game's spec with every parameter, defaults included, as ``game SPEC`` sends it."""
     params = ",".join(f"{k}={format_value(v)}" for k, v in game.params.items())
     return game.name + (":" + params if params else "")
+
+
+def said(text: str, most: int = 200, quoted: bool = False) -> str:
+    """What an engine said, fit for a one-line message: at most ``most`` characters (the rest
+    counted), control characters escaped, in quotes as ``repr`` shows them if ``quoted``."""
+    cut = text[:most]
+    shown = repr(cut) if quoted else "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    return shown + (f"... ({len(text) - most:,} more characters)" if len(text) > most else "")
+

@@ -209,8 +209,7 @@ def sandboxed_registry(game: str, specs, plugins=(), limits: Limits = Limits(san
                     first[name] = source
                 else:
                     first[name] = ProbedClass(name, source, names[name])
-        for spec, found in answer["checks"].items():
-            name, text = parse_spec(spec)
+        for name, text, found in _asked(answer["checks"], specs):
             if name in probed and probed[name].source == source:
                 probed[name].checks[_key(text)] = found
     name = parse_spec(game)[0]
@@ -225,11 +224,24 @@ def sandboxed_registry(game: str, specs, plugins=(), limits: Limits = Limits(san
         for source, answer in zip(again, _probe_all([(s, trusted) for s in again], game, specs, limits)):
             if "failed" in answer:
                 raise PluginError(f"plugin {source!r} fails in its sandbox beside game {name!r}: {answer['failed']}")
-            for spec, found in answer.get("checks", {}).items():
-                n, text = parse_spec(spec)
+            for n, text, found in _asked(answer.get("checks", {}), specs):
                 if n in probed and probed[n].source == source:
                     probed[n].checks[_key(text)] = found
     return ProbedRegistry(local, trusted, probed, list(games), errors)
+
+
+def _asked(checks: dict, specs) -> list[tuple[str, dict, dict]]:
+    """``(name, params, check)`` of the checks a probe answered for the specs it was asked about
+    (a key it made up, or one that does not parse, is not the arena's question: left out)."""
+    out = []
+    for spec in dict.fromkeys(specs):
+        if spec in checks:
+            try:
+                name, text = parse_spec(spec)
+            except ArenaError:
+                continue  # reported where the spec is built
+            out.append((name, text, checks[spec]))
+    return out
 
 
 def _key(params: dict[str, str]) -> tuple:
