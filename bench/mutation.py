@@ -73,7 +73,7 @@ class Equivalent:
 
     function: str  # "ask", or "Counter.reset" for a method
     old: str  # in a line the mutant removes
-    new: str  # in the line it adds instead (an entry may match several mutants)
+    new: str  # in the line it adds instead (an entry may match several mutants); "": it adds none
     why: str
 
 
@@ -286,6 +286,29 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
                      "only near[0], the best match, is read, however many are asked for")
           for new in ("listed, )", "n=2)")),
     ],
+    "arena/front/run.py": [
+        Equivalent("run_tournament", "openings = round_openings(config, game, round_count(config))", "openings = None",
+                   "make_schedule makes the same openings when it is given none"),
+        *(Equivalent("run_tournament", "schedule = make_schedule(config, registry, game,", new,
+                     "make_schedule validates the config for its game when given none: the same game")
+          for new in ("make_schedule(config, registry, None,", "make_schedule(config, registry, grown_from=")),
+        Equivalent("run_tournament", "aborted = False", "aborted = None",
+                   "read only in `aborted or ...`, which then gives the bool on its right"),
+        *(Equivalent("run_tournament", "result = RunResult(tournament, size, len(done), 0,", new,
+                     "played is set from the writer on every way out (the finally clause)")
+          for new in ("len(done), None,", "len(done), 1,")),
+        *(Equivalent("run_tournament", "file=sys.stderr,", new, "tqdm writes to sys.stderr when file is None or not given")
+          for new in ("file=None,", "")),
+        *(Equivalent("run_tournament", "dynamic_ncols=True,", new,
+                     "the bar's width follows a terminal's: no test or report reads it") for new in ("None,", "False,", "")),
+        *(Equivalent("run_tournament", "bar.set_postfix_str(watcher.postfix(), refresh=False)", new,
+                      "refresh only redraws the bar at once; the next update draws it with the same text")
+          for new in ("refresh=None)", "refresh=True)", "watcher.postfix(), )")),
+        Equivalent("run_tournament", "sys.exc_info()[0] is not None", "sys.exc_info()[1] is not None",
+                   "the type and the value of the exception being handled are None together"),
+        Equivalent("run_tournament", "if g.game != config.game)", "if g.game == config.game)",
+                   "a game played as the tournament's spec is stored with its moves alone either way"),
+    ],
     "arena/formats/swiss.py": [
         Equivalent("Swiss.build", 'raise ParameterError(cls.misplaced(["rounds"]))', "cls.misplaced(",
                    "Swiss.misplaced does not read its keys"),
@@ -454,8 +477,8 @@ def run_module(module: str, tests: list[str], work: Path, jobs: int, rev: str | 
     for name in alive:
         old, new = changed_lines(result.diffs[name])
         for i, e in enumerate(entries):
-            if (e.function == function_of(name, module) and any(" ".join(e.old.split()) in l for l in old)
-                    and any(" ".join(e.new.split()) in l for l in new)):
+            added = any(" ".join(e.new.split()) in l for l in new) if e.new else not new  # "": a line removed
+            if e.function == function_of(name, module) and any(" ".join(e.old.split()) in l for l in old) and added:
                 result.equivalent[name] = e
                 used.add(i)
                 break

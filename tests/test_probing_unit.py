@@ -768,3 +768,10 @@ def test_a_check_for_a_spec_the_run_did_not_ask_about_is_left_out(monkeypatch):
     Probes(monkeypatch, {("ep_evil", ()): made_up}, entry_points=[("plugin 'evil' (evil 1.0)", "ep_evil")])
     reg = sandboxed_registry("tictactoe", ["evil"], (), LIMITS)
     assert list(reg.probed["evil"].checks.values()) == [{"short": "e"}]
+
+
+def test_a_spec_that_does_not_parse_leaves_the_checks_of_the_specs_after_it(monkeypatch):
+    both = answer(bots={"evil": about()}, checks={":": {"short": None}, "evil": {"short": "e"}})
+    Probes(monkeypatch, {("ep_evil", ()): both}, entry_points=[("plugin 'evil' (evil 1.0)", "ep_evil")])
+    reg = sandboxed_registry("tictactoe", [":", "evil"], (), LIMITS)
+    assert list(reg.probed["evil"].checks.values()) == [{"short": "e"}]

@@ -3,17 +3,22 @@ with workers): what a run reports, resuming, a game that fails, Ctrl-C, a watche
 early, the lock a caller holds, a stored tournament played on, and the registry it checks against."""
 
 import json
+import re
+import shutil
 import sqlite3
+import threading
 from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
+from tqdm import tqdm
 
 import arena.front.run as run_module
 from arena import Budget, get_registry
 from arena.execution.pool import Failure
 from arena.formats.base import Watcher
 from arena.formats.swiss import Swiss
+from arena.front.growth import ConfigMismatch
 from arena.front.run import run_registry, run_tournament
 from arena.front.settings import RunSettings
 from arena.front.openings import OpeningBook
@@ -22,6 +27,17 @@ from results.runlock import RUN_LOCK_SUFFIX, RunLock
 from results.store import Store
 
 REGISTRY = get_registry(entry_points=False)
+
+
+@pytest.fixture(autouse=True)
+def thread_lock_only():
+    """tqdm's bars take a lock that is also a multiprocessing semaphore; a test process forked
+    from one that held it (a mutation runner's worker) would wait on it for ever. In one
+    process a thread lock does the same work."""
+    old = tqdm.get_lock()
+    tqdm.set_lock(threading.RLock())
+    yield
+    tqdm.set_lock(old)
 
 
 def config(**kw):
@@ -36,6 +52,10 @@ def settings(tmp_path, **kw):
 def stored_ids(db):
     with sqlite3.connect(db) as con:
         return sorted(i for (i,) in con.execute("SELECT game_id FROM games"))
+
+
+class Made(list):
+    asked: list
 
 
 class Executor:
@@ -65,16 +85,18 @@ class Executor:
 
 @pytest.fixture
 def executors(monkeypatch):
-    made, options = [], {}
+    """The executors runs make, in this process; ``options`` shape the next one, ``asked`` gets
+    the (dask, jobs, plugins) each was made for."""
+    made, options, asked = Made(), {}, []
+    real = run_module.make_executor
 
     def make(dask, jobs, plugins, prepare):
-        assert (dask, jobs) == (None, 1)
-        made.append(Executor(run_module.make_executor.__wrapped__(dask, jobs, plugins, prepare), **options))
+        asked.append((dask, jobs, plugins))
+        made.append(Executor(real(None, 1, plugins, prepare), **options))
         return made[-1]
 
-    real = run_module.make_executor
-    make.__wrapped__ = real
     monkeypatch.setattr(run_module, "make_executor", make)
+    made.asked = asked
     return made, options
 
 
@@ -141,14 +163,23 @@ class Stopper(Watcher):
         self.lines.append(f"arena: game {game.game_id}")
         return super().add(game)
 
+    def failed(self, index):
+        self.lines.append(f"arena: lost game {index}")
+
+    def postfix(self):
+        return "the stopper's postfix"
+
 
 def test_a_watcher_chooses_the_games_and_what_the_run_says(tmp_path, executors, capsys):
-    made, _ = executors
-    result = run_tournament(config(), settings(tmp_path, progress=True), registry=REGISTRY, watch=Stopper)
+    made, options = executors
+    options["fail"] = {1}
+    result = run_tournament(config(), settings(tmp_path, progress=True), registry=REGISTRY,
+                            watch=lambda stored, scheduled: Stopper(stored, scheduled, last=3))
     assert isinstance(result.watcher, Stopper) and result.played == 2 and not result.complete
     err = capsys.readouterr().err
-    assert err.index("arena: first batch") < err.index("arena: game 0") < err.index("arena: game 1") < err.index("arena: done")
-    assert result.config.name in err  # the progress bar's heading
+    assert (err.index("arena: first batch") < err.index("arena: game 0") < err.index("arena: lost game 1")
+            < err.index("arena: game 2") < err.index("arena: done"))
+    assert result.config.name in err and "the stopper's postfix" in err  # the progress bar's heading and postfix
 
 
 def test_a_round_made_as_results_come_in_is_played_and_stored(tmp_path, executors):
@@ -213,10 +244,12 @@ def test_a_run_without_a_registry_builds_one_and_hands_its_workers_the_plugins_g
     assert result.registry.bot_class("illegal")  # the --plugin module's bots are in the registry built
 
 
-def test_the_progress_bar_counts_the_whole_schedule(tmp_path, executors, capsys):
-    result = run_tournament(config(), settings(tmp_path, progress=True), registry=REGISTRY)
+def test_the_progress_bar_counts_the_whole_schedule_in_games_from_those_stored(tmp_path, executors, capsys):
+    run_tournament(config(), settings(tmp_path), registry=REGISTRY)
+    assert capsys.readouterr().err == ""  # no progress asked for: no bar
+    result = run_tournament(config(), settings(tmp_path, progress=True), registry=REGISTRY)  # all stored already
     err = capsys.readouterr().err
-    assert result.watcher.total == 6 and "6/6 [" in err and result.config.name in err
+    assert result.watcher.total == 6 and "6/6 [" in err and result.config.name in err and "game/s]" in err
 
 
 def test_openings_of_random_plies_are_played_and_stored(tmp_path, executors):
@@ -235,7 +268,8 @@ def test_an_opening_that_sets_the_games_parameters_is_stored_with_them(tmp_path,
 
 
 def test_a_grown_tournament_keeps_its_games_and_plays_the_new_ones(tmp_path, executors):
-    two = TournamentConfig("tictactoe", bots=(Entrant("a", "random"), Entrant("b", "greedy")), budget=Budget(nodes=100),
+    # a and c first, b added between them: the games of a and c keep numbers 0 and 1
+    two = TournamentConfig("tictactoe", bots=(Entrant("a", "random"), Entrant("c", "random")), budget=Budget(nodes=100),
                            isolate=False, name="t")
     run_tournament(two, settings(tmp_path), registry=REGISTRY)
     before = games(tmp_path / "r.db")
@@ -246,6 +280,7 @@ def test_a_grown_tournament_keeps_its_games_and_plays_the_new_ones(tmp_path, exe
     with Store(tmp_path / "r.db") as store:
         (stored,) = store.tournaments()
     assert stored.scheduled == 6 and [b["name"] for b in stored.config["bots"]] == ["a", "b", "c"]
+    assert [g[1:3] for g in after] == [("a", "c"), ("c", "a"), ("a", "b"), ("b", "a"), ("b", "c"), ("c", "b")]
 
 
 def test_a_tournament_stored_before_schedules_could_grow_plays_its_games_by_number(tmp_path, executors):
@@ -283,3 +318,55 @@ def test_a_run_checks_its_bots_by_their_short_names(tmp_path, executors, monkeyp
     monkeypatch.setattr(run_module, "with_short_names", spy)
     run_tournament(config(), settings(tmp_path), registry=REGISTRY)
     assert seen == [REGISTRY]
+
+
+def test_a_run_on_dask_asks_for_its_executor(tmp_path, executors):
+    made, _ = executors
+    run_tournament(config(), RunSettings(tmp_path / "r.db", jobs=3, dask="tcp://scheduler:8786", progress=False),
+                   registry=REGISTRY, plugins=["tests.plugins.misbehaving"])
+    # an unsandboxed run's workers import the plugins given, whatever the registry given was built from
+    assert REGISTRY.plugins == () and made.asked == [("tcp://scheduler:8786", 3, ("tests.plugins.misbehaving",))]
+
+
+def test_a_changed_config_under_a_stored_name_is_refused_naming_the_database(tmp_path, executors):
+    run_tournament(config(name="t"), settings(tmp_path), registry=REGISTRY)
+    with pytest.raises(ConfigMismatch, match=re.escape(f"tournament 't' in '{tmp_path / 'r.db'}' was started with other")):
+        run_tournament(replace(config(name="t"), budget=Budget(nodes=7)), settings(tmp_path), registry=REGISTRY)
+
+
+def test_an_sprt_is_followed_by_its_test_from_the_runs_config(tmp_path, executors):
+    from arena.formats.sprt import Sprt, TestWatcher
+    from results.sprt import SPRT
+
+    c = TournamentConfig("tictactoe", bots=(Entrant("new", "greedy"), Entrant("base", "random")), budget=Budget(nodes=50),
+                         isolate=False, games_per_pairing=4, format=Sprt(SPRT(0.0, 5.0, 0.05, 0.05, "normalized")))
+    result = run_tournament(c, settings(tmp_path), registry=REGISTRY)
+    assert isinstance(result.watcher, TestWatcher) and result.watcher.total == 2 and result.played == 4
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="a sandboxed run needs bubblewrap (Debian: apt install bubblewrap)")
+def test_a_sandboxed_run_hands_its_workers_the_registrys_plugins_not_the_ones_given(tmp_path, executors):
+    made, options = executors
+    options["fail"] = set(range(6))  # nothing is played: only what the workers are handed matters
+
+    class Sandboxed:
+        sandboxed, plugins = True, ("the_games_plugin",)
+
+        def __getattr__(self, name):
+            return getattr(REGISTRY, name)
+
+        def host_table(self, entrants):
+            return {e.spec: () for e in entrants}
+
+    sandboxed = replace(config(), isolate=True, limits=replace(config().limits, sandbox=True))
+    result = run_tournament(sandboxed, settings(tmp_path), plugins=["given"], registry=Sandboxed())
+    assert made.asked == [(None, 1, ("the_games_plugin",))] and len(result.failed) == 6
+
+
+def test_an_opening_of_a_round_paired_as_results_come_in_is_stored_with_its_parameters(tmp_path, executors):
+    book = tmp_path / "book.txt"
+    book.write_text("[heaps=5] 1:2\n1:1\n")
+    c = TournamentConfig("nim", bots=(Entrant("a", "random"), Entrant("b", "greedy")), budget=Budget(nodes=100),
+                         isolate=False, format=Swiss(2), opening_book=OpeningBook.read(str(book)))
+    result = run_tournament(c, settings(tmp_path), registry=REGISTRY)
+    assert result.complete and [g[3] for g in games(tmp_path / "r.db")] == ["[heaps=5] 1:2"] * 2 + ["1:1"] * 2
