@@ -49,6 +49,8 @@ class Scenario:
     """Chance that a pairing is played at all (its pairs then as given)."""
     spread: float = 150.0
     """sd of the bots' strengths, in Elo."""
+    draw_spread: float = 0.0
+    """Each bot's own draw rate is uniform in ``draws`` +/- this; a game's is its two bots' mean."""
 
 
 SCENARIOS = {s.name: s for s in (
@@ -61,6 +63,7 @@ SCENARIOS = {s.name: s for s in (
     Scenario("openings-400-draws-40", opening_sd=400.0, draws=0.4),
     Scenario("sparse", bots=16, pairs=1, sparse=8 / 15),
     Scenario("sparse-draws-40", bots=16, pairs=1, sparse=8 / 15, draws=0.4),
+    Scenario("draws-0-to-80-by-bot", draws=0.4, draw_spread=0.4),
 )}
 
 
@@ -85,6 +88,7 @@ def truth(strengths: np.ndarray, scenario: Scenario) -> np.ndarray:
 def tournament(strengths: np.ndarray, scenario: Scenario, rng: np.random.Generator) -> pd.DataFrame:
     """One tournament's games table as stored (game_id, pairing, first, second, opening, score_first)."""
     names = [f"b{k:02d}" for k in range(len(strengths))]
+    drawish = scenario.draws + scenario.draw_spread * rng.uniform(-1.0, 1.0, len(strengths))
     rows = []
     pairing = 0
     for i in range(len(strengths)):
@@ -95,7 +99,7 @@ def tournament(strengths: np.ndarray, scenario: Scenario, rng: np.random.Generat
                 bias = rng.normal(0.0, scenario.opening_sd) if scenario.opening_sd else 0.0
                 for first, second in ((i, j), (j, i)):
                     e = expected(strengths[first] - strengths[second] + scenario.first_move + bias)
-                    draw = min(scenario.draws, 2 * e, 2 * (1 - e))  # keeps the expected score e
+                    draw = min((drawish[i] + drawish[j]) / 2, 2 * e, 2 * (1 - e))  # keeps the expected score e
                     u = rng.random()
                     score = 1.0 if u < e - draw / 2 else 0.5 if u < e + draw / 2 else 0.0
                     rows.append((len(rows), pairing, names[first], names[second], f"o{p}", score))
