@@ -933,14 +933,3 @@ def test_a_whole_game_against_the_example_engine_over_real_pipes():
     finally:
         b.close()
     assert b.engine is None
-
-
-def test_what_an_engine_said_is_shown_cut_and_escaped():
-    from bots.engine.engine import said
-
-    assert said("no such game") == "no such game" and said("a\x1b[2J\rb") == "a\\x1b[2J\\rb"
-    assert said("C:\\engines") == "C:\\engines"  # a printable backslash stays one
-    assert said("x" * 200) == "x" * 200
-    assert said("x" * 1201) == "x" * 200 + "... (1,001 more characters)"
-    assert said("ab", most=1) == "a... (1 more characters)"
-    assert said("e2e4\n", quoted=True) == "'e2e4\\n'" and said("xyz", most=2, quoted=True) == "'xy'... (1 more characters)"

@@ -1,5 +1,7 @@
 """``arena sprt`` end to end: verdicts, pair order, resume after SIGKILL, validation, report."""
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -37,11 +39,19 @@ def counted(s):
     return {k: s[k] for k in keys}
 
 
-def test_a_clearly_stronger_bot_is_accepted_as_better(tmp_path, capsys):
-    db = tmp_path / "s.db"
-    code = main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=2000",
-                 "--db", str(db), "--jobs", "2"])
-    out, err = capsys.readouterr()
+@pytest.fixture(scope="module")
+def stronger(tmp_path_factory):
+    """One SPRT of a clearly stronger bot, run once for the tests that read it: (db, code, stdout, stderr)."""
+    db = tmp_path_factory.mktemp("stronger") / "s.db"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=2000",
+                     "--db", str(db), "--jobs", "2"])
+    return db, code, out.getvalue(), err.getvalue()
+
+
+def test_a_clearly_stronger_bot_is_accepted_as_better(stronger):
+    db, code, out, err = stronger
     assert code == 0, err
     s = summary(db)
     assert s["verdict"] == "H1" and s["pairs"] <= 300
@@ -156,11 +166,8 @@ def _uncounted(text: str, pattern: str) -> int:
     return int(found[0].replace(",", "")) if found else 0
 
 
-def test_a_stopped_sprt_and_its_report_name_the_same_uncounted_games(tmp_path, capsys):
-    db = tmp_path / "s.db"
-    code = main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=2000",
-                 "--db", str(db), "--jobs", "2"])
-    out, err = capsys.readouterr()
+def test_a_stopped_sprt_and_its_report_name_the_same_uncounted_games(stronger):
+    db, code, out, err = stronger
     assert code == 0, err
     s = summary(db)
     assert s["verdict"] == "H1"

@@ -14,6 +14,7 @@ import typing
 from arena.bot import Decision, ProgramBot
 from arena.budget import Counter, uncounted
 from arena.errors import BotFault, IllegalMoveError, ParameterError
+from arena.execution.channel import plain
 from bots.engine.process import EngineProcess, find_program
 from bots.engine.options import EngineOption, check_options, parse_option
 from arena.game import Game, texts_need_state
@@ -155,7 +156,7 @@ class EngineBot(ProgramBot):
                     declared[option.name.lower()] = option
                     continue
             if head == "error" and wanted == "readyok":
-                raise engine.fault(Termination.CRASH, "crashed", f"cannot play {self._playing}: {said(line[6:])}")
+                raise engine.fault(Termination.CRASH, "crashed", f"cannot play {self._playing}: {plain(line[6:])}")
             self.other_line(engine, line, head)
 
     def other_line(self, engine: EngineProcess, line: str, head: str) -> None:
@@ -248,12 +249,12 @@ class EngineBot(ProgramBot):
             move = game.parse_move_in(state, text)
         except Exception as exc:
             raise engine.fault(Termination.ILLEGAL_MOVE, "sent an unreadable move",
-                               f"{said(text, quoted=True)}: {said(str(exc))}") from None
+                               f"{plain(text)!r}: {plain(str(exc))}") from None
         legal = game.legal_moves(state)
         if move not in legal:
             shown = ", ".join(game.move_text(state, m) for m in legal)
             raise engine.fault(
-                Termination.ILLEGAL_MOVE, "played an illegal move", f"{said(text, quoted=True)} in {game.name}; legal: {shown}"
+                Termination.ILLEGAL_MOVE, "played an illegal move", f"{plain(text)!r} in {game.name}; legal: {shown}"
             )
         nodes = info.get("nodes", 0)
         if self.strict and limits.nodes is not None and nodes > limits.nodes:
@@ -379,12 +380,3 @@ def full_spec(game: Game) -> str:
     """The game's spec with every parameter, defaults included, as ``game SPEC`` sends it."""
     params = ",".join(f"{k}={format_value(v)}" for k, v in game.params.items())
     return game.name + (":" + params if params else "")
-
-
-def said(text: str, most: int = 200, quoted: bool = False) -> str:
-    """What an engine said, fit for a one-line message: at most ``most`` characters (the rest
-    counted), control characters escaped, in quotes as ``repr`` shows them if ``quoted``."""
-    cut = text[:most]
-    shown = repr(cut) if quoted else "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
-    return shown + (f"... ({len(text) - most:,} more characters)" if len(text) > most else "")
-
