@@ -2,8 +2,8 @@
 
 Each scenario draws ``--tournaments`` tournaments of bots with known Elo, plays every game from
 a model (draws at a set rate, openings that favour one side shared by the two games of a
-colour-swapped pair, a first-move advantage), fits them with ``--fit`` (default today's
-``results.report.elo``) and counts how often each bot's interval holds its true rating. The
+colour-swapped pair, a first-move advantage), fits them with ``--fit`` (default
+``results.ratings.ratings``) and counts how often each bot's interval holds its true rating. The
 truth is what an endless balanced schedule would give: each pairing's expected score averaged
 over openings and colours, fitted without noise and centred as the fit centres (mean 0).
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from results.report import ratings
+from results.ratings import strengths as fitted
 
 #: Gauss-Hermite nodes and weights for averaging over a normal opening bias.
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(41)
@@ -73,16 +73,14 @@ def expected(d):
 
 
 def truth(strengths: np.ndarray, scenario: Scenario) -> np.ndarray:
-    """The ratings an endless balanced schedule would give (mean 0)."""
+    """The ratings an endless balanced schedule would give (mean 0): the fit of each ordered
+    pairing's expected score, averaged over the opening's favour to the first mover."""
     k = len(strengths)
     diff = strengths[:, None] - strengths[None, :]
     bias = scenario.opening_sd * _NODES
-    # i first and i second, each averaged over the opening's favour to the first mover
     first = (expected(diff[..., None] + scenario.first_move + bias) * _WEIGHTS).sum(-1)
-    second = (expected(diff[..., None] - scenario.first_move - bias) * _WEIGHTS).sum(-1)
-    score = (first + second) / 2
-    n = np.full((k, k), 1e6) - np.diag(np.full(k, 1e6))
-    return ratings(n, n * score, prior=0.0)
+    i, j = np.nonzero(~np.eye(k, dtype=bool))
+    return fitted(i, j, first[i, j], k, prior=0.0)
 
 
 def tournament(strengths: np.ndarray, scenario: Scenario, rng: np.random.Generator) -> pd.DataFrame:
@@ -134,7 +132,7 @@ def main() -> None:
     parser.add_argument("--tournaments", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scenarios", nargs="+", choices=sorted(SCENARIOS), default=list(SCENARIOS))
-    parser.add_argument("--fit", default="results.report:elo", help="module:function taking a games table")
+    parser.add_argument("--fit", default="results.ratings:ratings", help="module:function taking a games table")
     args = parser.parse_args()
     module, _, name = args.fit.partition(":")
     fit = getattr(importlib.import_module(module), name)

@@ -22,7 +22,8 @@ cpu (CPU seconds of the move, measured outside the bot: NaN where it is not meas
 ``search_nodes(recording)``: the nodes of a recorded search (``arena.searchtree``), one
 row each; ``results.treeview`` draws them.
 
-Reports: ``results.report`` (tables), ``results.render`` (formats), ``results.plots`` (charts).
+Reports: ``results.report`` (tables), ``results.ratings`` (the Elo fit), ``results.render`` (formats),
+``results.plots`` (charts).
 """
 
 from arena.records import Termination as _Termination

@@ -163,7 +163,8 @@ class About:
         out = [self.title[0].upper() + self.title[1:]]
         if self.partial:
             out.append(f"PARTIAL: {self.scheduled - self.finished:,} scheduled games are not played yet; "
-                       "the tables cover the finished ones")
+                       "the tables cover the finished ones, and the Elo intervals are fixed-sample: they hold for "
+                       "this one look, not for stopping the moment one clears")
         out += [self.settings(), self.provenance()]
         out.append("bots: " + ", ".join(map(str, self.bots)) if self.bots else "bots: none")
         wrap = textwrap.TextWrapper(width=width, subsequent_indent="  ", break_on_hyphens=False)

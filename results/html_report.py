@@ -22,6 +22,7 @@ from arena.game import Game
 from results.about import About
 from results.render import _number, directory
 from results.replay import pack, replay
+from results.ratings import Z95, Fit, View, fit, superiority
 from results.report import by_colour, standings, terminations
 from results.sprt_report import game_pairs
 
@@ -110,13 +111,13 @@ def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
     return rows
 
 
-def _charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> tuple[dict, str | None]:
+def _charts(games: pd.DataFrame, moves: pd.DataFrame, about: About, view: View) -> tuple[dict, str | None]:
     """The charts as SVG, or (no charts, why not)."""
     from results.plots import svg_charts
 
     charts = {"elo": None, "nodes_by_depth": None}
     try:
-        return {**charts, **svg_charts(games, moves, about)}, None
+        return {**charts, **svg_charts(games, moves, about, view)}, None
     except ArenaError as exc:
         return charts, f"Charts are not drawn: {exc}."
 
@@ -147,12 +148,35 @@ def _games(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None) -> tuple
     return listed, replays
 
 
-def html(tables, game: Game | None = None, config: dict | None = None) -> str:
+def _superiority(fitted: Fit, top: int) -> dict | None:
+    """The likelihood-of-superiority matrix of the ``top`` best-rated bots, coloured as the crosstable."""
+    if not top or len(fitted.table) < 2:
+        return None
+    matrix = superiority(fitted, top)
+    rows = [{"bot": bot, "cells": [None if math.isnan(p) else {
+        "text": f"{100 * p:.1f}%", "colour": _colour(p), "dark": abs(p - 0.5) > 0.3} for p in matrix.loc[bot]]}
+        for bot in matrix.index]
+    return {"order": list(matrix.columns), "rows": rows, "shown": len(matrix), "total": len(fitted.table)}
+
+
+def _model(fitted: Fit) -> str:
+    """The fit's other parameters in a sentence."""
+    text = (f"The first mover gains {fitted.first_move:+.0f} ± {Z95 * fitted.first_move_se:.0f} Elo; "
+            f"{100 * fitted.draw_rate:.1f}% of games are drawn ({100 * fitted.draw_equal:.0f}% between equal bots, "
+            f"by Davidson's model).")
+    if fitted.dispersion_df:
+        text += (f" Intervals count colour-swapped pairs, not games: the scores vary {fitted.dispersion:.2f} times "
+                 f"as much as coin flips would.")
+    return text
+
+
+def html(tables, game: Game | None = None, config: dict | None = None, view: View = View()) -> str:
     """The page of ``tables`` (``results.load``'s games, moves and about), as text.
 
     ``game`` (the tournament's game) draws the boards of the replays; ``config`` (the
     stored tournament's settings) gives the sections only its format has (``Format.page``:
-    an SPRT run's verdict, a ladder's table).
+    an SPRT run's verdict, a ladder's table); ``view`` anchors the ratings and sizes the
+    likelihood-of-superiority table.
     """
     check_jinja()
     import jinja2
@@ -161,19 +185,22 @@ def html(tables, game: Game | None = None, config: dict | None = None) -> str:
     if games.empty:
         raise ParameterError(f"tournament {about.name!r} has no finished game yet: nothing to report")
     moves = moves[moves["game_id"].isin(games["game_id"])]
-    table = standings(games, moves)
+    fitted = fit(games, anchors=view.anchors)
+    table = standings(games, moves, view, fitted)
     sections = stored_format(config).page(games, config, table) if config else {}  # an SPRT's verdict, a ladder's table
     order = [str(b) for b in table.index]
     names = (game.player_name(0), game.player_name(1)) if game is not None else ("first", "second")
     colours = {f"{seat}_{what}": f"{label} as {names[k]}" for k, seat in enumerate(("first", "second"))
                for what, label in (("games", "Games"), ("score", "Points"), ("rate", "Score rate"))}
-    charts, charts_missing = _charts(games, moves, about)
+    charts, charts_missing = _charts(games, moves, about, view)
     listed, replays = _games(games, moves, game)
     files = resources.files("results")
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     template = env.from_string(files.joinpath("templates/report.html.j2").read_text(encoding="utf-8"))
     return template.render(
         about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
+        origin="anchored at " + ", ".join(f"{b} {e:+g}" for b, e in view.anchors) if view.anchors else "mean 0",
+        model=_model(fitted), superiority=_superiority(fitted, view.top),
         crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games), colours),
         faults=_table(terminations(games), FAULTS), charts=charts, charts_missing=charts_missing,
         verdict=sections.get("verdict"), ladder=None if sections.get("ladder") is None else _table(sections["ladder"], LADDER),

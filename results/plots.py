@@ -20,6 +20,7 @@ from arena.budget import Budget
 from arena.errors import ArenaError
 from results.about import About, Entry
 from results.render import directory
+from results.ratings import View
 from results.report import crosstable, standings
 
 _COLOURS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000"]
@@ -58,7 +59,9 @@ def _elo(table: pd.DataFrame):
         ax.annotate(f"{value:+.0f}", (value, yy), xytext=(0, 6), textcoords="offset points", ha="center", fontsize=8)
     ax.set_yticks(y, [str(b) for b in table.index])
     ax.set_ylim(-0.7, len(table) - 0.3)
-    ax.set_xlabel("Elo (mean 0) with 95% interval")
+    anchors = table.attrs.get("anchors") or {}
+    scale = "anchored at " + ", ".join(f"{b} {e:+g}" for b, e in anchors.items()) if anchors else "mean 0"
+    ax.set_xlabel(f"Elo ({scale}) with 95% interval")
     ax.set_title("Elo ratings")
     ax.grid(axis="x", alpha=0.3)
     return figure
@@ -164,10 +167,11 @@ def _about(games: pd.DataFrame) -> About:
     return About(name, None, tuple(Entry(str(b), None, None) for b in names), len(games))
 
 
-def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, about: About | None = None) -> list[Path]:
+def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, about: About | None = None,
+             view: View = View()) -> list[Path]:
     """Write elo.png, crosstable.png and nodes_by_depth.png (when moves report depths) into ``out_dir``.
 
-    Each chart is headed by ``about`` (default: what ``games`` tells). Raises ArenaError when
+    Each chart is headed by ``about`` (default: what ``games`` tells); ``view`` anchors the Elo. Raises ArenaError when
     matplotlib is not installed, ParameterError when ``out_dir`` cannot be a directory.
     Returns the paths written.
     """
@@ -175,7 +179,7 @@ def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, abou
     out = directory(out_dir, "the charts")
     about = about or _about(games)
     moves = moves[moves["game_id"].isin(games["game_id"])]
-    table = standings(games, moves)
+    table = standings(games, moves, view)
     figures = {"elo": _elo(table), "crosstable": _heatmap(crosstable(games, normalize=True)),
                "nodes_by_depth": _nodes_by_depth(moves, list(table.index), about)}
     paths = []
@@ -187,7 +191,7 @@ def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, abou
     return paths
 
 
-def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> dict[str, str]:
+def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About, view: View = View()) -> dict[str, str]:
     """The Elo chart and (when moves report depths) the depth chart, as ``<svg>`` text to inline.
 
     Text stays text (``svg.fonttype: none``) and nothing is dated, so a chart is small and
@@ -197,7 +201,7 @@ def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About) -> dict[s
     from matplotlib import rc_context
 
     moves = moves[moves["game_id"].isin(games["game_id"])]
-    table = standings(games, moves)
+    table = standings(games, moves, view)
     figures = {"elo": _elo(table), "nodes_by_depth": _nodes_by_depth(moves, list(table.index), about)}
     out = {}
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "botarena"}):

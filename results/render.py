@@ -34,6 +34,11 @@ SHORT = {
 """Headers people read, for the column names of the report tables."""
 NOTES = {
     "standings": "Elo with its 95% interval (±); nodes, depth and seconds are per move",
+    "rating_model": "the Elo fit's other parameters (docs/ratings.md)",
+    "ladder": "every bot that joined, best first; the Elo intervals are fixed-sample: they hold for this one look "
+    "at a ladder that plays on, not for stopping the moment one clears",
+    "superiority": "chance in % that the row's bot is stronger than the column's, from the ratings' joint "
+    "covariance (best-rated bots first)",
     "crosstable": "points of the row's bot against the column's bot",
     "colours": "games, points and score rate as first mover (1st) and as second mover (2nd)",
     "terminations": "how each bot's games ended: normally, or by the bot's own fault (it lost those); "
@@ -41,6 +46,8 @@ NOTES = {
     "reported": "nodes counted in the bot's own process, an engine's or an isolated bot's (the arena cannot check "
     "them): its moves with reported nodes, and those over the node budget",
 }
+PERCENT = {"superiority"}
+"""Tables of probabilities, shown to people in percent."""
 BREAK_BEFORE = {"nodes_per_move": "search per move"}
 """Where a text table too wide for the terminal is split first, and what the part after says."""
 
@@ -67,16 +74,24 @@ def _number(column: str, value) -> str:
     return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
 
 
+def _percent(value) -> str:
+    """A probability in percent: one decimal, so that 99.9 and 100 stay apart."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{100 * value:.1f}"
+
+
 def _square(table: pd.DataFrame) -> bool:
     """A crosstable: its columns are its rows."""
     return len(table.index) > 0 and list(map(str, table.columns)) == list(map(str, table.index))
 
 
-def _cells(table: pd.DataFrame, numbered: bool = False):
+def _cells(table: pd.DataFrame, numbered: bool = False, percent: bool = False):
     """Column keys, header, rows of cell strings, and which columns are numeric (right-aligned).
 
     An Elo interval (``elo_low``, ``elo_high``) becomes one ``±`` column: its half-width.
     ``numbered``: the columns of a crosstable are numbered, its rows named with their number.
+    ``percent``: every cell is a probability, shown in percent.
     """
     table = table.copy()
     if {"elo", "elo_low", "elo_high"} <= set(table.columns):
@@ -92,7 +107,7 @@ def _cells(table: pd.DataFrame, numbered: bool = False):
     else:
         header = [str(table.index.name or "")] + [SHORT.get(c, c) for c in keys]
     rows = [
-        [label] + [_number(c, v) for c, v in zip(keys, values)]
+        [label] + [_percent(v) if percent else _number(c, v) for c, v in zip(keys, values)]
         for label, values in zip(labels, table.itertuples(index=False))
     ]
     numeric = [False] + [pd.api.types.is_numeric_dtype(t) for t in table.dtypes]
@@ -125,7 +140,7 @@ def _groups(keys: list[str], widths: list[int], limit: int) -> list[list[int]]:
 
 
 def _text(name: str, table: pd.DataFrame, width: int) -> str:
-    keys, header, rows, numeric = _cells(table, numbered=_square(table))
+    keys, header, rows, numeric = _cells(table, numbered=_square(table), percent=name in PERCENT)
     widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
     widest = max(widths[1:], default=0)
     if widths[0] + 2 + widest > width:  # very long names give way; the numbers never do
@@ -153,7 +168,7 @@ def _text(name: str, table: pd.DataFrame, width: int) -> str:
 
 
 def _markdown(name: str, table: pd.DataFrame) -> str:
-    _, header, rows, numeric = _cells(table)
+    _, header, rows, numeric = _cells(table, percent=name in PERCENT)
 
     def line(cells):
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
@@ -164,7 +179,7 @@ def _markdown(name: str, table: pd.DataFrame) -> str:
 
 
 def _html(name: str, table: pd.DataFrame) -> str:
-    _, header, rows, numeric = _cells(table)
+    _, header, rows, numeric = _cells(table, percent=name in PERCENT)
 
     def cells(tag, values):
         return "".join(

@@ -8,24 +8,18 @@ turn tables into text or files, headed by ``About``: which tournament they descr
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pandas as pd
 
 from arena.records import Termination
 from results.about import About, Entry
+from results.ratings import K, Z95, Fit, View, fit, ratings, superiority
 from results.render import FORMATS, render, write, write_file
 
 __all__ = [
-    "About", "Entry", "FORMATS", "by_colour", "crosstable", "elo", "render", "reported", "report", "standings",
-    "terminations", "write", "write_file",
+    "About", "Entry", "FORMATS", "K", "View", "Z95", "by_colour", "crosstable", "elo", "model", "render", "reported",
+    "report", "standings", "superiority", "terminations", "write", "write_file",
 ]
 
-K = math.log(10) / 400
-"""Elo's logistic scale: P(i beats j) = 1 / (1 + 10**(-(r_i - r_j) / 400)) = sigmoid(K * (r_i - r_j))."""
-Z95 = 1.959964
-"""Standard normal quantile for a two-sided 95% interval."""
 TERMINATIONS = tuple(t.value for t in Termination)
 """Termination reasons every terminations table shows, in this order; others follow sorted."""
 STANDINGS_COLUMNS = [
@@ -34,114 +28,12 @@ STANDINGS_COLUMNS = [
 ]
 
 
-# ---- Elo: a joint Bradley-Terry fit -------------------------------------------------------
+# ---- Elo: the joint fit of results.ratings ----------------------------------------------------
 
-def _sigmoid(x):
-    return 0.5 * (1.0 + np.tanh(0.5 * x))  # no overflow for large |x|
-
-
-def _log_sigmoid(x):
-    return -np.logaddexp(0.0, -x)
-
-
-def _pairs(games: pd.DataFrame):
-    """Bots (sorted), games played and points scored: n[i, j] games of i against j, s[i, j] points of i."""
-    bots = sorted(set(games["first"]) | set(games["second"]))
-    index = {b: k for k, b in enumerate(bots)}
-    played = games[games["first"] != games["second"]]  # a game against oneself says nothing
-    i = played["first"].map(index).to_numpy(int)
-    j = played["second"].map(index).to_numpy(int)
-    return (bots, *tallies(i, j, played["score_first"].to_numpy(float), len(bots)))
-
-
-def tallies(i: np.ndarray, j: np.ndarray, x: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Games and points of ``size`` bots from games of bot i[k] (first) against j[k] scoring
-    x[k]: n[a, b] games of a against b, s[a, b] points of a (the input of ``ratings``)."""
-    n = np.zeros((size, size))
-    s = np.zeros_like(n)
-    np.add.at(n, (i, j), 1.0)
-    np.add.at(n, (j, i), 1.0)
-    np.add.at(s, (i, j), x)
-    np.add.at(s, (j, i), 1.0 - x)
-    return n, s
-
-
-def _log_posterior(theta, n, s, prior):
-    d = theta[:, None] - theta[None, :]
-    virtual = 0.5 * (_log_sigmoid(theta) + _log_sigmoid(-theta))  # one drawn game against 0
-    return float((s * _log_sigmoid(d)).sum() + prior * virtual.sum())
-
-
-def _information(theta, n, prior):
-    """Observed information: the Hessian of the negative log-posterior."""
-    p = _sigmoid(theta[:, None] - theta[None, :])
-    w = n * p * (1 - p)
-    p0 = _sigmoid(theta)
-    return np.diag(w.sum(axis=1) + prior * p0 * (1 - p0)) - w
-
-
-def _mle_exists(s) -> bool:
-    """Ford's condition: every bot reaches every other along "scored points against" links."""
-    reach = (s > 0) | np.eye(len(s), dtype=bool)
-    for _ in range(len(s).bit_length()):
-        reach = (reach.astype(int) @ reach.astype(int)) > 0
-    return bool(reach.all())
-
-
-def _fit(n, s, prior):
-    """Newton's method with step halving on the log-posterior, in natural units (Elo * K)."""
-    if prior <= 0 and not _mle_exists(s):
-        raise ValueError("no finite maximum-likelihood Elo: some bots scored all or none of the points "
-                         "against the others; use prior > 0")
-    theta = np.zeros(len(n))
-    value = _log_posterior(theta, n, s, prior)
-    for _ in range(200):
-        p = _sigmoid(theta[:, None] - theta[None, :])
-        gradient = s.sum(axis=1) - (n * p).sum(axis=1) + prior * (0.5 - _sigmoid(theta))
-        information = _information(theta, n, prior)
-        # with a prior the information is positive definite: a solve, several times faster than pinv's SVD
-        step = np.linalg.solve(information, gradient) if prior > 0 else np.linalg.pinv(information) @ gradient
-        t = 1.0
-        while (new := _log_posterior(theta + t * step, n, s, prior)) < value and t > 1e-6:
-            t /= 2
-        theta, value = theta + t * step, new
-        if np.abs(t * step).max(initial=0.0) < 1e-10:
-            return theta
-    raise ValueError("Elo fit did not converge")
-
-
-def ratings(n: np.ndarray, s: np.ndarray, prior: float = 1.0) -> np.ndarray:
-    """The Elo of ``elo`` without intervals, from the games played (``n[i, j]``) and points
-    scored (``s[i, j]``) of each bot against each other: for a caller that refits often."""
-    theta = _fit(n, s, prior)
-    return (theta - theta.mean()) / K
-
-
-def elo(games: pd.DataFrame, prior: float = 1.0) -> pd.DataFrame:
-    """Elo ratings from a joint Bradley-Terry fit of all games (draws count half a point).
-
-    Maximises the log-posterior of the observed scores with P(i beats j) = 1 / (1 +
-    10**(-(r_i - r_j) / 400)). Prior: each bot plays ``prior`` virtual drawn games (half a
-    point each way) against a virtual opponent rated 0. This keeps a perfect or zero score
-    finite, weighs like one real game, and moves a bot's expected score at most ``prior / 2``
-    points from its real one, so with 20+ games per pairing the ratings stay well inside the
-    intervals around the maximum-likelihood ones. ``prior=0`` gives the plain maximum
-    likelihood (ValueError when it is infinite). Ratings are shifted to mean 0; ``se`` comes
-    from the inverse observed information projected onto that mean-zero constraint, and
-    ``elo_low``/``elo_high`` = elo -/+ 1.96 se.
-    """
-    bots, n, s = _pairs(games)
-    if not bots:
-        return pd.DataFrame(columns=["elo", "elo_low", "elo_high", "se"], index=pd.Index([], name="bot"), dtype=float)
-    theta = _fit(n, s, prior)
-    centre = np.eye(len(bots)) - 1.0 / len(bots)
-    cov = centre @ np.linalg.pinv(_information(theta, n, prior)) @ centre
-    rating = centre @ theta / K
-    se = np.sqrt(np.clip(np.diag(cov), 0, None)) / K
-    return pd.DataFrame(
-        {"elo": rating, "elo_low": rating - Z95 * se, "elo_high": rating + Z95 * se, "se": se},
-        index=pd.Index(bots, name="bot"),
-    )
+def elo(games: pd.DataFrame, prior: float = 1.0, view: View = View(), **options) -> pd.DataFrame:
+    """Elo by bot with its 95% interval: ``results.ratings.ratings`` (the model and its
+    options are described there), anchored as ``view`` says."""
+    return ratings(games, prior=prior, anchors=view.anchors, **options)
 
 
 # ---- tables ---------------------------------------------------------------------------------
@@ -174,13 +66,16 @@ def _order(games: pd.DataFrame) -> list[str]:
     return list(_rank(elo(games).assign(score=score)).index)
 
 
-def standings(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
+def standings(games: pd.DataFrame, moves: pd.DataFrame, view: View = View(), fitted: Fit | None = None) -> pd.DataFrame:
     """One row per bot: results, score and win rates, Elo with its 95% interval, search statistics.
 
     Wins, draws and losses come from ``score_first`` (1, 0.5, 0) whatever the utility's size.
     Search statistics use the bot's moves in these games: mean nodes, depth (over moves that
     report one) and seconds per move; nodes per second is total nodes / total seconds.
+    Elo is ``results.ratings``'s, anchored as ``view`` says (``fitted``: that fit, if the
+    caller has it); the frame's ``attrs`` hold the fit's other parameters.
     """
+    fitted = fitted or fit(games, anchors=view.anchors)
     sides = _sides(games)
     sides = sides.assign(wins=sides.score == 1, draws=sides.score == 0.5, losses=sides.score == 0)
     by_bot = sides.groupby("bot")
@@ -189,7 +84,7 @@ def standings(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
     table["score"] = by_bot["score"].sum()
     table["score_rate"] = table["score"] / table["games"]
     table["win_rate"] = table["wins"] / table["games"]
-    table = table.join(elo(games)[["elo", "elo_low", "elo_high"]])
+    table = table.join(fitted.table[["elo", "elo_low", "elo_high"]])
     played = moves[moves["game_id"].isin(games["game_id"])]
     played = played.assign(depth=played["depth"].astype("Float64").astype(float))
     per_move = played.groupby("bot")
@@ -202,7 +97,30 @@ def standings(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
     }))
     table = table.reindex(columns=STANDINGS_COLUMNS)
     table.index.name = "bot"
-    return _rank(table)
+    table = _rank(table)
+    table.attrs = fitted.attrs()
+    return table
+
+
+def model(fitted: Fit) -> pd.DataFrame:
+    """What the Elo fit found beside the ratings: the first-move advantage, the draws, and
+    the dispersion its intervals use, one row each with what it means."""
+    if fitted.table.empty:
+        return pd.DataFrame(columns=["value", "se", "meaning"], index=pd.Index([], name="parameter"))
+    rows = {
+        "first_move": (fitted.first_move, fitted.first_move_se, "Elo the first mover gains"),
+        "draw_rate": (fitted.draw_rate, None, "share of the games drawn"),
+        "draw_equal": (fitted.draw_equal, None, f"drawn by equal bots (Davidson, nu {fitted.draw_nu:.3g})"),
+        "dispersion": (fitted.dispersion, None,
+                       f"score variance / a coin flip's, {fitted.clusters:,} pairs" + (
+                           f", {fitted.dispersion_df:,} df" if fitted.dispersion_df else ", games taken as coin flips")),
+    }
+    if fitted.anchors:
+        rows["anchors"] = (len(fitted.anchors), None, "held at: "
+                           + ", ".join(f"{b} {e:+g}" for b, e in fitted.anchors.items()))
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=["value", "se", "meaning"])
+    table.index.name = "parameter"
+    return table
 
 
 def crosstable(games: pd.DataFrame, normalize: bool = False) -> pd.DataFrame:
@@ -267,11 +185,16 @@ def reported(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def report(games: pd.DataFrame, moves: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Every report table: standings, crosstable (points), colours and terminations, and
-    ``reported`` when a bot's nodes were counted in its own process (the standings' nodes are those)."""
+def report(games: pd.DataFrame, moves: pd.DataFrame, view: View = View()) -> dict[str, pd.DataFrame]:
+    """Every report table: standings, the rating model's parameters, the likelihood of
+    superiority of the ``view.top`` best bots (none when 0), crosstable (points), colours and
+    terminations, and ``reported`` when a bot's nodes were counted in its own process (the
+    standings' nodes are those)."""
+    fitted = fit(games, anchors=view.anchors)
     tables = {
-        "standings": standings(games, moves),
+        "standings": standings(games, moves, view, fitted),
+        "rating_model": model(fitted),
+        **({"superiority": superiority(fitted, view.top)} if view.top else {}),
         "crosstable": crosstable(games),
         "colours": by_colour(games),
         "terminations": terminations(games),

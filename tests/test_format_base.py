@@ -125,19 +125,22 @@ def test_the_heading_says_the_games_per_pairing_if_the_config_has_them():
 def test_the_report_puts_the_formats_own_tables_before_the_standard_ones(monkeypatch):
     seen = []
 
-    def report(games, moves):
-        seen.append((games, moves))
+    def report(games, moves, view):
+        seen.append((games, moves, view))
         return {"standings": "the standings", "crosstable": "the crosstable"}
 
     monkeypatch.setattr(results.report, "report", report)
     tables = SimpleNamespace(games="the games", moves="the moves")
     config = {"format": "demo"}
     lines, out = Demo().report(tables, config, "text")
-    assert seen == [("the games", "the moves")] and lines == []
+    assert seen == [("the games", "the moves", results.report.View())] and lines == []
     assert list(out) == ["demo", "standings", "crosstable"]
     assert out["demo"][0] == "the games" and out["demo"][1] is config and out["demo"][2] == "the standings"
     assert out["standings"] == "the standings" and out["crosstable"] == "the crosstable"
     assert Format().report(tables, config, "csv") == ([], {"standings": "the standings", "crosstable": "the crosstable"})
+    anchored = results.report.View((("a", 0.0),), 3)
+    Format().report(tables, config, "csv", anchored)
+    assert seen[-1][2] is anchored
 
 
 # ---- Leaderboard --------------------------------------------------------------------------

@@ -162,7 +162,7 @@ def test_terminations_keep_unknown_reasons_as_extra_columns():
 
 
 def test_report_has_every_table_and_survives_an_empty_tournament(small):
-    assert list(report(*small)) == ["standings", "crosstable", "colours", "terminations"]
+    assert list(report(*small)) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations"]
     empty = report(make_games(SMALL).iloc[:0], make_moves(SMALL_MOVES).iloc[:0])
     assert all(t.empty for t in empty.values())
     assert "Standings" in render(empty, "text")
@@ -188,6 +188,7 @@ def test_a_bot_that_wins_every_game_ranks_first_and_clearly():
         rounds("best", "b", 10) + rounds("best", "c", 10) + rounds("best", "d", 10)
         + rounds("b", "c", 4, 2, 4) + rounds("b", "d", 6, 0, 4) + rounds("c", "d", 5, 2, 3)
     )
+    games = games.assign(opening=[f"o{k}" for k in range(len(games))])  # independent games, not sorted pairs
     table = standings(games, make_moves([]))
     assert table.index[0] == "best" and np.isfinite(table.loc["best", "elo"])
     assert table.loc["best", "elo_low"] > table["elo_high"].iloc[1:].max()
@@ -198,9 +199,10 @@ def test_a_75_percent_score_is_190_8_elo():
     # E = 0.75 -> 400 log10(3) = 190.85 (https://en.wikipedia.org/wiki/Elo_rating_system).
     games = make_games(rounds("A", "B", 280, 40, 80))  # 300 of 400 points
     exact = 400 * math.log10(3)
-    mle = elo(games, prior=0)
+    mle = elo(games, prior=0, pairs=False)
     assert mle.loc["A", "elo"] - mle.loc["B", "elo"] == pytest.approx(exact, abs=1e-6)
-    # Its standard error from the information n p (1 - p) (ln 10 / 400)**2; each rating is half the gap.
+    # Its standard error from the information n p (1 - p) (ln 10 / 400)**2 when games are
+    # independent coin flips (pairs=False); each rating is half the gap.
     se_gap = 400 / math.log(10) / math.sqrt(400 * 0.75 * 0.25)
     assert mle["se"].tolist() == pytest.approx([se_gap / 2] * 2)
     rated = elo(games)  # the prior's pull is a fraction of an Elo point here
@@ -209,21 +211,23 @@ def test_a_75_percent_score_is_190_8_elo():
 
 
 def test_intervals_shrink_as_games_grow():
-    se = [elo(make_games(rounds("A", "B", 3 * n, 0, n))).loc["A", "se"] for n in (5, 20, 80)]
+    se = [elo(make_games(rounds("A", "B", 3 * n, 0, n)), pairs=False).loc["A", "se"] for n in (5, 20, 80)]
     assert se[0] > se[1] > se[2]
     assert se[0] / se[2] == pytest.approx(4, rel=0.1)  # 16 times the games: a quarter of the error
-    table = elo(make_games(rounds("A", "B", 15, 0, 5)))
+    table = elo(make_games(rounds("A", "B", 15, 0, 5)), pairs=False)  # no dispersion estimated: the normal quantile
     assert (table["elo_high"] - table["elo"]).tolist() == pytest.approx((1.96 * table["se"]).tolist(), rel=1e-3)
 
 
 def test_the_prior_is_weak_with_20_games_per_pairing():
     games = make_games(rounds("A", "B", 12, 4, 4) + rounds("A", "C", 15, 2, 3) + rounds("B", "C", 9, 4, 7))
     mle, rated = elo(games, prior=0), elo(games)
-    # The MLE's defining equations: every bot's expected score equals its actual score.
+    # The MLE's defining equations: every bot's expected score equals its actual score, the
+    # first mover's expected score taking the fitted first-move advantage.
     score = standings(games, make_moves([]))["score"]
     expected = {b: 0.0 for b in mle.index}
+    advantage = mle.attrs["first_move"]
     for first, second in zip(games["first"], games["second"]):
-        p = 1 / (1 + 10 ** (-(mle.loc[first, "elo"] - mle.loc[second, "elo"]) / 400))
+        p = 1 / (1 + 10 ** (-(mle.loc[first, "elo"] - mle.loc[second, "elo"] + advantage) / 400))
         expected[first] += p
         expected[second] += 1 - p
     assert [expected[b] for b in score.index] == pytest.approx(score.tolist(), abs=1e-6)
@@ -244,7 +248,8 @@ def test_the_mle_is_refused_when_infinite_and_the_prior_keeps_ratings_finite():
 def test_text_is_aligned_and_rounded(small):
     text = render(report(*small), "text")
     blocks = text.split("\n\n")
-    assert [b.splitlines()[0].split(":")[0] for b in blocks] == ["Standings", "Crosstable", "Colours", "Terminations"]
+    assert [b.splitlines()[0].split(":")[0] for b in blocks] == [
+        "Standings", "Rating model", "Superiority", "Crosstable", "Colours", "Terminations"]
     lines = blocks[0].splitlines()
     assert len({len(line) for line in lines[1:]}) == 1  # header, rule and rows line up
     assert lines[1].split()[:2] == ["bot", "games"] and "±" in lines[1].split()
@@ -258,7 +263,7 @@ def test_text_is_aligned_and_rounded(small):
 def test_csv_parses_back(small):
     tables = report(*small)
     sections = render(tables, "csv").split("\n\n")
-    assert len(sections) == 4
+    assert len(sections) == 6
     for (name, table), section in zip(tables.items(), sections):
         title, body = section.split("\n", 1)
         assert title == f"# {name}"
@@ -268,7 +273,7 @@ def test_csv_parses_back(small):
 
 def test_json_is_one_document_of_records(small):
     document = json.loads(render(report(*small), "json"))
-    assert list(document) == ["standings", "crosstable", "colours", "terminations"]
+    assert list(document) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations"]
     assert [r["bot"] for r in document["standings"]] == ["A", "C", "B"]
     assert document["standings"][0]["score"] == 3.5 and document["standings"][2]["depth"] is None
     assert document["crosstable"][0] == {"bot": "A", "A": None, "C": 2.0, "B": 1.5}
@@ -286,7 +291,7 @@ def test_markdown_has_a_header_and_separator(small):
 def test_html_has_tables_and_escapes_names():
     games = make_games([("<b>", "x & y", "1-0")])
     page = render(report(games, make_moves([])), "html")
-    assert page.count("<table>") == 4 and page.startswith("<!DOCTYPE html>")
+    assert page.count("<table>") == 6 and page.startswith("<!DOCTYPE html>")
     assert "&lt;b&gt;" in page and "x &amp; y" in page and "<b>" not in page
 
 

@@ -95,7 +95,7 @@ def test_written_files_are_headed_too(partial, tmp_path):
     paths = write(out, "csv", tmp_path / "csv", tables.about)
     assert paths[0].name == "about.csv" and "ttt-small" in paths[0].read_text()
     page = write_file(out, "html", tmp_path / "new" / "report.html", tables.about)
-    assert page.read_text().count("<table>") == 4 and "<h1>Tournament &#x27;ttt-small&#x27;" in page.read_text()
+    assert page.read_text().count("<table>") == 6 and "<h1>Tournament &#x27;ttt-small&#x27;" in page.read_text()
 
 
 def test_frames_describe_what_the_records_tell():

@@ -118,7 +118,7 @@ def test_out_naming_a_directory_gets_one_file_per_table(db, tmp_path, capsys):
         code, out, err = run(capsys, "report", db, "--out", target, "--format", "markdown")
         assert code == 0, err
         assert [p.rsplit("/", 1)[1] for p in out.split()] == [
-            "standings.md", "crosstable.md", "colours.md", "terminations.md"]
+            "standings.md", "rating_model.md", "superiority.md", "crosstable.md", "colours.md", "terminations.md"]
 
 
 @pytest.mark.parametrize("argv, parts", [
@@ -157,3 +157,35 @@ def run_help(capsys, command):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     return capsys.readouterr().out
+
+
+# ---- how the report shows ratings: --anchor and --los --------------------------------------------------
+
+def test_anchor_holds_a_bots_elo_and_los_sizes_the_superiority_table(db, capsys):
+    code, out, err = run(capsys, "report", db, "--tournament", "full", "--as", "json")
+    assert code == 0, err
+    free = {r["bot"]: r for r in json.loads(out)["standings"]}
+    bots = sorted(free)
+    code, out, err = run(capsys, "report", db, "--tournament", "full", "--as", "json",
+                         "--anchor", f"{bots[0]}=1500", "--los", "2")
+    assert code == 0, err
+    document = json.loads(out)
+    held = {r["bot"]: r for r in document["standings"]}
+    shift = 1500 - free[bots[0]]["elo"]
+    assert held[bots[0]]["elo"] == pytest.approx(1500) and held[bots[0]]["elo_low"] == pytest.approx(1500)
+    for bot in bots[1:]:
+        assert held[bot]["elo"] == pytest.approx(free[bot]["elo"] + shift, abs=1e-6)
+    assert len(document["superiority"]) == 2
+    model = {r["parameter"]: r for r in document["rating_model"]}
+    assert model["anchors"]["meaning"] == f"held at: {bots[0]} +1500"
+    code, out, err = run(capsys, "report", db, "--tournament", "full", "--los", "0")
+    assert code == 0 and "Superiority" not in out and "Rating model" in out
+
+
+def test_report_refuses_an_anchor_that_is_not_a_bot_in_one_line(db, capsys):
+    games, _ = results.load(db, "full")
+    bots = ", ".join(sorted(set(games["first"]) | set(games["second"])))
+    one_line_error(*run(capsys, "report", db, "--tournament", "full", "--anchor", "nobody=0"),
+                   f"--anchor nobody: no such bot in this tournament; bots: {bots}")
+    one_line_error(*run(capsys, "report", db, "--anchor", "random"), "--anchor takes BOT=ELO (e.g. random=0), not 'random'")
+    one_line_error(*run(capsys, "report", db, "--los", "-1"), "--los takes a number of bots, 0 or more, not -1")

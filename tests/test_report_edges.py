@@ -1,5 +1,5 @@
 """Report edges: the table of self-reported node counts, the Elo fit's building blocks
-(tallies, ratings), games against oneself, and ties in the standings order."""
+(strengths), games against oneself, and ties in the standings order."""
 
 import math
 
@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from results.report import K, Z95, by_colour, crosstable, elo, ratings, report, reported, standings, tallies, terminations
+from results.ratings import interval_quantile, strengths
+from results.report import K, by_colour, crosstable, elo, report, reported, standings, terminations
 from tests.test_report import SMALL, SMALL_MOVES, make_games, make_moves, rounds
 
 
@@ -32,7 +33,8 @@ def test_reported_counts_only_bots_with_self_counted_moves_in_standings_order():
     }
     assert all(dtype == np.int64 for dtype in table.dtypes)
     tables = report(games, moves)
-    assert list(tables) == ["standings", "crosstable", "colours", "terminations", "reported"]
+    assert list(tables) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations",
+                            "reported"]
     pd.testing.assert_frame_equal(tables["reported"], table)
 
 
@@ -43,22 +45,22 @@ def test_no_reported_table_when_the_arena_counted_every_node():
     assert "reported" not in report(games, make_moves(SMALL_MOVES))  # no such column at all
 
 
-def test_tallies_count_games_both_ways_and_points_for_each_side():
-    n, s = tallies(np.array([0, 1, 0]), np.array([1, 2, 1]), np.array([1.0, 0.5, 0.0]), 3)
-    assert n.tolist() == [[0, 2, 0], [2, 0, 1], [0, 1, 0]]
-    assert s.tolist() == [[0, 1, 0], [1, 0, 0.5], [0, 0.5, 0]]
+def arrays(games, bots):
+    """The first movers, second movers and scores of ``games`` as index arrays over ``bots``."""
+    index = {b: k for k, b in enumerate(bots)}
+    return (games["first"].map(index).to_numpy(int), games["second"].map(index).to_numpy(int),
+            games["score_first"].to_numpy(float))
 
 
-def test_ratings_are_the_fits_elo_without_intervals():
+def test_strengths_are_the_fits_elo_without_intervals():
     # 300 of 400 points: E = 0.75 is a gap of 400 log10(3) Elo (Elo's expected score formula,
     # https://en.wikipedia.org/wiki/Elo_rating_system), split evenly around a mean of 0
-    n = np.array([[0.0, 400.0], [400.0, 0.0]])
-    s = np.array([[0.0, 300.0], [100.0, 0.0]])
-    gap = 400 * math.log10(3)
-    assert ratings(n, s, prior=0).tolist() == pytest.approx([gap / 2, -gap / 2], abs=1e-6)
-    with_prior = ratings(n, s)  # one virtual draw each against a bot rated 0: a little pull inwards
-    assert 0 < with_prior[0] < gap / 2 and with_prior.sum() == pytest.approx(0, abs=1e-9)
     games = make_games(rounds("A", "B", 280, 40, 80))
+    first, second, score = arrays(games, ["A", "B"])
+    gap = 400 * math.log10(3)
+    assert strengths(first, second, score, 2, prior=0).tolist() == pytest.approx([gap / 2, -gap / 2], abs=1e-6)
+    with_prior = strengths(first, second, score, 2)  # one virtual draw each against the field's mean
+    assert 0 < with_prior[0] < gap / 2 and with_prior.sum() == pytest.approx(0, abs=1e-9)
     assert elo(games)["elo"].tolist() == pytest.approx(with_prior.tolist(), abs=1e-6)
     assert K == pytest.approx(math.log(10) / 400)
 
@@ -80,7 +82,7 @@ def test_games_against_oneself_say_nothing_about_ratings():
 def test_the_fit_needs_every_bot_connected_only_without_a_prior():
     # a chain A > B > C, each link a split result: every bot reaches every other by points scored
     chain = make_games(rounds("A", "B", 3, 0, 1) + rounds("B", "C", 3, 0, 1))
-    table = elo(chain, prior=0)
+    table = elo(chain, prior=0, first_move=False)
     assert table.loc["A", "elo"] > table.loc["B", "elo"] > table.loc["C", "elo"]
     assert table.loc["A", "elo"] - table.loc["B", "elo"] == pytest.approx(400 * math.log10(3), abs=1e-6)
     one_way = make_games(rounds("A", "B", 3, 0, 1) + rounds("B", "C", 4))  # C never scored: no finite MLE
@@ -113,7 +115,7 @@ def test_standings_break_elo_ties_by_score_then_by_name():
 def _symmetric_rating(points, games, prior):
     """Elo of A when A scores ``points`` of ``games`` against B, found by bisection on the
     posterior's own stationarity condition: the fit's model (P = sigmoid(K * (r_A - r_B)),
-    ``prior`` virtual draws of each bot against a bot rated 0) puts r_B = -r_A = -x/K, and
+    ``prior`` virtual draws of each bot against the field's mean) puts r_B = -r_A = -x/K, and
     d/dx [points log s(2x) + (games - points) log s(-2x) + prior (log s(x) + log s(-x))] = 0."""
 
     def sigmoid(v):
@@ -135,17 +137,17 @@ def _symmetric_rating(points, games, prior):
 def test_the_fit_is_the_posteriors_maximum(wins, draws, losses, prior):
     games = make_games(rounds("A", "B", wins, draws, losses))
     expected = _symmetric_rating(wins + draws / 2, wins + draws + losses, prior)
-    table = elo(games, prior=prior)
+    table = elo(games, prior=prior, first_move=False)
     assert table.loc["A", "elo"] == pytest.approx(expected, abs=1e-6)
     assert table.loc["B", "elo"] == pytest.approx(-expected, abs=1e-6)
 
 
 def test_the_prior_adds_one_virtual_game_of_information_per_bot():
     # an even match: every rating is 0, each game has information p(1 - p) = 1/4 and so has
-    # each bot's virtual draw against a bot rated 0; along the mean-zero constraint each rating's
-    # variance is 1 / (games + prior / 2), in units of K
+    # each bot's virtual draw against the field's mean; along the mean-zero constraint each
+    # rating's variance is 1 / (games + prior / 2), in units of K (games as coin flips)
     for games, prior in ((20, 1.0), (4, 1.0), (20, 2.0), (20, 0.0)):
-        table = elo(make_games(rounds("A", "B", games // 2, 0, games // 2)), prior=prior)
+        table = elo(make_games(rounds("A", "B", games // 2, 0, games // 2)), prior=prior, pairs=False)
         assert table["elo"].tolist() == [0.0, 0.0]
         assert table["se"].tolist() == pytest.approx([1 / math.sqrt(games + prior / 2) / K] * 2, rel=1e-9)
 
@@ -157,7 +159,8 @@ def test_a_split_of_half_points_is_enough_for_a_maximum_likelihood_fit():
 
 @pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value encountered")
 def test_no_bots_no_ratings():
-    assert ratings(np.zeros((0, 0)), np.zeros((0, 0))).tolist() == []
+    none = np.zeros(0, int)
+    assert strengths(none, none, np.zeros(0), 0).tolist() == []
 
 
 def test_tables_keep_their_types_names_and_the_standings_order():
@@ -198,16 +201,9 @@ def test_elo_intervals_are_symmetric_about_the_rating_and_ratings_centred():
     games = make_games(rounds("A", "B", 3, 0, 1) + rounds("B", "C", 3, 0, 1) + rounds("A", "C", 2, 1, 1))
     table = elo(games)
     assert table.index.name == "bot"
-    assert (table["elo"] - table["elo_low"]).tolist() == pytest.approx((Z95 * table["se"]).tolist())
-    assert (table["elo_high"] - table["elo"]).tolist() == pytest.approx((Z95 * table["se"]).tolist())
-    n = np.zeros((3, 3))
-    s = np.zeros((3, 3))
-    for first, second, score in zip(games["first"], games["second"], games["score_first"]):
-        i, j = "ABC".index(first), "ABC".index(second)
-        n[i, j] += 1
-        n[j, i] += 1
-        s[i, j] += score
-        s[j, i] += 1 - score
-    fitted = ratings(n, s)
+    q = interval_quantile(table.attrs["dispersion_df"])
+    assert (table["elo"] - table["elo_low"]).tolist() == pytest.approx((q * table["se"]).tolist())
+    assert (table["elo_high"] - table["elo"]).tolist() == pytest.approx((q * table["se"]).tolist())
+    fitted = strengths(*arrays(games, "ABC"), 3)
     assert fitted.sum() == pytest.approx(0, abs=1e-9)
     assert fitted.tolist() == pytest.approx(table["elo"].tolist(), abs=1e-6)

@@ -41,6 +41,24 @@ def test_run_prints_the_report_and_stores_the_games(tmp_path, capsys):
     assert len(stored(db)) == 6
 
 
+def test_run_reports_anchored_ratings_and_refuses_a_malformed_anchor_before_any_game(tmp_path, capsys):
+    db = tmp_path / "a.db"
+    assert main(["run", *SMALL, "--db", str(db), "--name", "anchored", "--anchor", "random=0"]) == 0
+    out, err = capsys.readouterr()
+    table = results.load(db, "anchored").games
+    assert "held at: random +0" in out and err == ""
+    row = next(line for line in out.splitlines() if line.startswith("random "))
+    assert row.split()[8] == "+0"  # the elo column
+    code = main(["run", *SMALL, "--db", str(tmp_path / "b.db"), "--anchor", "random:0"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "--anchor takes BOT=ELO" in err and not stored(tmp_path / "b.db")
+    # a name that is no bot of the run: the stored games are reported at mean 0, with a warning
+    assert main(["run", *SMALL, "--db", str(db), "--name", "anchored", "--anchor", "rnd=0"]) == 0
+    out, err = capsys.readouterr()
+    assert "--anchor rnd: no such bot in this tournament" in err and "the report's Elo has mean 0" in err
+    assert "held at" not in out and len(table) == 6
+
+
 def test_progress_goes_to_stderr_only(tmp_path):
     db = tmp_path / "p.db"
     args = [a for a in SMALL if a != "--no-progress"]

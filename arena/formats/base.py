@@ -134,12 +134,13 @@ class Format:
         games = config.get("games_per_pairing")
         return "" if games is None else f"{games} games per pairing"
 
-    def report(self, tables, config: dict, fmt: str) -> tuple[list[str], dict]:
+    def report(self, tables, config: dict, fmt: str, view=None) -> tuple[list[str], dict]:
         """Lines that lead the report in text (``fmt``), and its tables: the format's own
-        (``own_tables``) before the standard ones (``tables``: ``results.load``'s; ``config``: as stored)."""
-        from results.report import report
+        (``own_tables``) before the standard ones (``tables``: ``results.load``'s; ``config``: as
+        stored; ``view``: how the ratings are shown, a ``results.ratings.View``)."""
+        from results.report import View, report
 
-        standard = report(tables.games, tables.moves)
+        standard = report(tables.games, tables.moves, view or View())
         return [], {**self.own_tables(tables.games, config, standard["standings"]), **standard}
 
     def own_tables(self, games, config: dict, standings) -> dict:

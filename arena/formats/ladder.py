@@ -14,7 +14,7 @@ for every bot without games yet (``PLACEMENT`` pairings against opponents spread
 ratings of the placed field), then rating pairings among the placed bots (each at most
 once): least-played bots choose first, each the partner nearest in rating, a pairing
 already played counting as ``REMATCH_ELO`` Elo further per time. Ratings are the joint
-Bradley-Terry fit the reports use (``results.report.elo``) over every game of the ladder.
+fit the reports use (``results.ratings``) over every game of the ladder.
 """
 
 from __future__ import annotations
@@ -137,10 +137,10 @@ def active_at(members: Sequence[dict], batch: int) -> list[str]:
 
 def ratings(results: dict[int, tuple[str, str, float]], before: int) -> dict[str, float]:
     """Elo of every bot from the games with ids below ``before``: the reports' joint fit
-    (``results.report.ratings``), its counts made here without pandas (it runs every batch)."""
+    (``results.ratings.strengths``), its arrays made here without pandas (it runs every batch)."""
     import numpy as np
 
-    from results.report import ratings as fit, tallies
+    from results.ratings import strengths
 
     rows = [r for i, r in results.items() if i < before and r[0] != r[1]]
     if not rows:
@@ -150,7 +150,7 @@ def ratings(results: dict[int, tuple[str, str, float]], before: int) -> dict[str
     i = np.fromiter((index[r[0]] for r in rows), int, len(rows))
     j = np.fromiter((index[r[1]] for r in rows), int, len(rows))
     x = np.fromiter((r[2] for r in rows), float, len(rows))
-    return dict(zip(bots, fit(*tallies(i, j, x, len(bots))).tolist()))
+    return dict(zip(bots, strengths(i, j, x, len(bots)).tolist()))
 
 
 def placement_opponents(placed_by_rating: Sequence[str], count: int, offset: float = 0.5) -> list[str]:
@@ -234,10 +234,10 @@ def ladder_table(games: "pd.DataFrame", config: dict, fit: "pd.DataFrame | None"
     hold them), if the caller has it; else fitted here."""
     import pandas as pd
 
-    from results.report import elo
+    from results.ratings import ratings
 
     if fit is None:
-        fit = elo(games) if len(games) else pd.DataFrame(columns=["elo", "elo_low", "elo_high"])
+        fit = ratings(games) if len(games) else pd.DataFrame(columns=["elo", "elo_low", "elo_high"])
     members = config.get("bots", [])
     counts = pd.concat([games["first"], games["second"]]).value_counts() if len(games) else pd.Series(dtype=int)
     ids = pd.concat([games[["first", "game_id"]].set_axis(["bot", "id"], axis=1),

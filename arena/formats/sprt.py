@@ -83,7 +83,7 @@ class Sprt(Format):
     def flag(self, stored_key: str) -> str | None:
         return "--max-games" if stored_key == "games_per_pairing" else None
 
-    def report(self, tables, config: dict, fmt: str):
+    def report(self, tables, config: dict, fmt: str, view=None):
         """Its verdict and numbers (``sprt``: one row for csv and json, item and value
         otherwise; in text, lines that lead the report) and how its games ended."""
         import pandas as pd

@@ -14,7 +14,7 @@ from arena.errors import ArenaError
 from arena.front import interrupt
 from arena.front.play import cmd_play
 from arena.front.reports import (
-    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, finish,
+    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, finish, rating_view,
 )
 from arena.front.options import add_flags, overrides
 from arena.front.settings import DEFAULT_SETTINGS, SPRT_SETTINGS, UsageError
@@ -129,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_flags(p, "run", d)
     _plugin_flag(p)
     _html_flag(p)
+    _rating_flags(p)
 
     p = sub.add_parser(
         "sprt",
@@ -182,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--pairs", action="store_true",
         help="add per pairing the pentanomial counts (games paired by opening, colours swapped) and Elo with its interval",
     )
+    _rating_flags(p)
 
     p = sub.add_parser(
         "list", help="list the tournaments in a database, or one tournament's games",
@@ -213,6 +215,15 @@ def _output_format(p: argparse.ArgumentParser, choices, text: str) -> None:
 
 def _plugin_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE", help="extra plugin module to load (default: none)")
+
+
+def _rating_flags(p: argparse.ArgumentParser) -> None:
+    """How a report shows ratings: ``--anchor`` and ``--los`` (``results.ratings.View``)."""
+    p.add_argument("--anchor", action="append", default=[], metavar="BOT=ELO",
+                   help="hold BOT's Elo at ELO (repeatable; e.g. random=0), so ratings mean the same across "
+                   "tournaments; intervals are then relative to the anchors (default: mean 0)")
+    p.add_argument("--los", type=int, default=10, metavar="N",
+                   help="likelihood-of-superiority table of the N best-rated bots (default 10; 0: none)")
 
 
 def _html_flag(p: argparse.ArgumentParser) -> None:
@@ -271,10 +282,11 @@ def cmd_run(registry: Registry, args) -> int:
     from arena.front.settings import build, settings
 
     html = check_html_target(args.html) if args.html else None  # a bad path fails before any game
+    view = rating_view(args)  # so does a malformed --anchor
     values = settings(args.config, overrides(args, "run"))
     config, run = build(values)
     result = run_tournament(config, run, plugins=args.plugin)
-    return finish(result, run.database, html, result.registry)
+    return finish(result, run.database, html, result.registry, view=view)
 
 
 def _sprt(registry: Registry, args) -> int:

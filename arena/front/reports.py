@@ -26,11 +26,11 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "draw", "win", "loss")
 TERMINATIONS = tuple(t.value for t in Termination)
 
 
-def report_text(db: str, tournament: str | None, pairs: bool = False) -> str:
+def report_text(db: str, tournament: str | None, pairs: bool = False, view=None) -> str:
     import results
 
     tables = results.load(db, tournament)
-    return render_report(tables, _config(db, tables.about.name), "text", pairs)
+    return render_report(tables, _config(db, tables.about.name), "text", pairs, view)
 
 
 def _config(db: str, name: str) -> dict:
@@ -40,26 +40,27 @@ def _config(db: str, name: str) -> dict:
         return store.tournament(name).config
 
 
-def report_tables(tables, config: dict, fmt: str, pairs: bool = False) -> dict:
+def report_tables(tables, config: dict, fmt: str, pairs: bool = False, view=None) -> dict:
     """The tables of a stored tournament's report: the format's (``Format.report``), and with
-    ``pairs`` the pentanomial counts of each pairing."""
-    return _report(tables, config, fmt, pairs)[1]
+    ``pairs`` the pentanomial counts of each pairing; ``view`` (``results.ratings.View``)
+    anchors the ratings and sizes the likelihood-of-superiority table."""
+    return _report(tables, config, fmt, pairs, view)[1]
 
 
-def _report(tables, config: dict, fmt: str, pairs: bool) -> tuple[list[str], dict]:
+def _report(tables, config: dict, fmt: str, pairs: bool, view=None) -> tuple[list[str], dict]:
     from results.sprt_report import pair_table
 
-    lead, out = stored_format(config).report(tables, config, fmt)
+    lead, out = stored_format(config).report(tables, config, fmt, view)
     if pairs:
         out["pairs"] = pair_table(tables.games)
     return lead, out
 
 
-def render_report(tables, config: dict, fmt: str, pairs: bool = False) -> str:
+def render_report(tables, config: dict, fmt: str, pairs: bool = False, view=None) -> str:
     """The report of a stored tournament in ``fmt``; in text, the lines the format leads with first."""
     from results.render import render
 
-    lead, out = _report(tables, config, fmt, pairs)
+    lead, out = _report(tables, config, fmt, pairs, view)
     about = tables.about
     if stored_format(config).open_ended:  # a format that stops when it decides: its games are not "partial"
         about = replace(about, scheduled=None)
@@ -68,7 +69,7 @@ def render_report(tables, config: dict, fmt: str, pairs: bool = False) -> str:
     return "\n".join(about.lines()) + "\n\n" + "\n".join(lead) + "\n\n" + render(out, "text")
 
 
-def html_page(db: str, tournament: str | None = None, registry: Registry | None = None) -> str:
+def html_page(db: str, tournament: str | None = None, registry: Registry | None = None, view=None) -> str:
     """The one-file HTML report of a stored tournament (default: the latest), as text.
 
     The page replays every game with the tournament's game from ``registry`` (default: the
@@ -81,29 +82,31 @@ def html_page(db: str, tournament: str | None = None, registry: Registry | None 
     tables = results.load(db, tournament)
     if tables.games.empty:
         raise UsageError(f"tournament in {db!r} has no finished game yet")
-    return _page(tables, _config(db, tables.about.name), registry)
+    return _page(tables, _config(db, tables.about.name), registry, view)
 
 
-def _page(tables, config: dict, registry: Registry | None) -> str:
+def _page(tables, config: dict, registry: Registry | None, view=None) -> str:
     """``html_page`` of tables already loaded, with the tournament's stored config."""
     from results.html_report import html
+    from results.ratings import View
 
     registry = registry or get_registry()
     try:
         game = registry.game(tables.about.game)
     except ArenaError:  # a plugin that is not installed here: list the games all the same
         game = None
-    return html(tables, game, config)
+    return html(tables, game, config, view or View())
 
 
-def write_html_report(db: str, path: str | Path, tournament: str | None = None, registry: Registry | None = None) -> Path:
+def write_html_report(db: str, path: str | Path, tournament: str | None = None, registry: Registry | None = None,
+                      view=None) -> Path:
     """Write ``html_page`` into the file ``path`` (its directory created); returns the path.
 
     What ``arena report --html`` and ``arena run --html`` do, for any command to call.
     """
     from results.html_report import save
 
-    return save(path, html_page(db, tournament, registry))
+    return save(path, html_page(db, tournament, registry, view))
 
 
 def check_html_target(path: str) -> Path:
@@ -167,6 +170,25 @@ def check_plots_target(plots: str) -> Path:
     return path
 
 
+def rating_view(args, games=None):
+    """``--anchor`` and ``--los`` as a ``results.ratings.View``; UsageError names a malformed
+    anchor, or one that played none of ``games``."""
+    from results.ratings import View
+
+    view = View.parse(getattr(args, "anchor", None) or (), getattr(args, "los", View.top))
+    if games is not None:
+        check_anchors(view, games)
+    return view
+
+
+def check_anchors(view, games) -> None:
+    """UsageError if an anchor of ``view`` played none of ``games``."""
+    bots = sorted(set(games["first"]) | set(games["second"]))
+    unknown = [b for b, _ in view.anchors if b not in bots]
+    if unknown:
+        raise UsageError(f"--anchor {unknown[0]}: no such bot in this tournament; bots: {', '.join(bots)}")
+
+
 def cmd_report(registry: Registry, args) -> int:
     import results
     from results.report import write, write_file
@@ -184,26 +206,27 @@ def cmd_report(registry: Registry, args) -> int:
     if tables.games.empty:
         raise UsageError(f"tournament in {args.db!r} has no finished game yet")
     about = tables.about
+    view = rating_view(args, tables.games)
     config = _config(args.db, about.name)
     if page is not None:
         from results.html_report import save
 
-        print(save(page, _page(tables, config, registry)))
+        print(save(page, _page(tables, config, registry, view)))
     if fmt == "html":
         if page is None:
-            print(_page(tables, config, registry), end="")
+            print(_page(tables, config, registry, view), end="")
     elif page is None or args.format or args.out:  # --html alone writes the page alone
         if out is None:
-            print(render_report(tables, config, fmt, args.pairs))
+            print(render_report(tables, config, fmt, args.pairs, view))
         elif single:
-            print(write_file(report_tables(tables, config, fmt, args.pairs), fmt, out, about))
+            print(write_file(report_tables(tables, config, fmt, args.pairs, view), fmt, out, about))
         else:
-            for path in write(report_tables(tables, config, fmt, args.pairs), fmt, out, about):
+            for path in write(report_tables(tables, config, fmt, args.pairs, view), fmt, out, about):
                 print(path)
     if plots is not None:
         from results.plots import plot_all
 
-        for path in plot_all(tables.games, tables.moves, plots, about):
+        for path in plot_all(tables.games, tables.moves, plots, about, view):
             print(path)
     return 0
 
@@ -307,10 +330,11 @@ def cmd_show(registry: Registry, args) -> int:
     return 0
 
 
-def finish(result, db, html: Path | None, registry, *, after: str = "", failed: str = "") -> int:
+def finish(result, db, html: Path | None, registry, *, after: str = "", failed: str = "", view=None) -> int:
     """The end of a run (``arena run``, ``arena sprt``): the report and what the run did, or
     why it stopped; its exit code. ``after``: what the run got to, for an interrupted one
-    (``after 12 pairs``); ``failed``: what games that could not be played cost it."""
+    (``after 12 pairs``); ``failed``: what games that could not be played cost it; ``view``:
+    how the report shows ratings (``results.ratings.View``)."""
     db = str(db)
     stored = result.already + result.played
     counted = f"{stored} games" if result.config.format.open_ended else f"{stored} of {result.scheduled} games"
@@ -320,10 +344,18 @@ def finish(result, db, html: Path | None, registry, *, after: str = "", failed: 
               file=sys.stderr)
         return 130
     name = result.tournament.name
-    print(report_text(db, name))
+    if view is not None and view.anchors:
+        import results
+
+        try:
+            check_anchors(view, results.load(db, name).games)
+        except UsageError as exc:  # the games are stored: report them all the same, at mean 0
+            print(f"arena: {exc}; the report's Elo has mean 0", file=sys.stderr)
+            view = replace(view, anchors=())
+    print(report_text(db, name, view=view))
     print(f"\n{counted} in {db!r} (tournament {name!r}; {result.played} played now)")
     if html is not None:
-        print(f"HTML report: {write_html_report(db, html, name, registry)}")
+        print(f"HTML report: {write_html_report(db, html, name, registry, view)}")
     if result.failed:
         print(f"arena: {len(result.failed)} games could not be played (see the warnings above){failed}; "
               "run the same command again to retry them", file=sys.stderr)
