@@ -5,7 +5,7 @@ against bots near it in strength, draws 30% of the time) and times, side by side
 the earlier version's fit (``results/report.py`` at ``--base``, read with ``git show``) and
 this version's: ``strengths`` (the point estimate a ladder refits every batch) and
 ``ratings`` (the report's table, with its dispersion from the pairs). Prints the median of
-``--runs`` runs of each and their ratios to the earlier fit.
+``--runs`` runs of each (the cases taking turns) and their ratios to the earlier fit.
 
     PYTHONPATH=. python bench/rating_speed.py [--field 1000] [--pairs 20] [--runs 5] [--base f9959b5]
 """
@@ -51,13 +51,16 @@ def ladder_games(field: int, pairs: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["game_id", "pairing", "first", "second", "opening", "score_first"])
 
 
-def timed(function, runs: int) -> float:
-    times = []
+def medians(cases: dict, runs: int) -> dict[str, float]:
+    """Median seconds of each case, the cases taking turns in every run (the machine is shared:
+    a slow minute then slows all of them alike)."""
+    times = {name: [] for name in cases}
     for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, function in cases.items():
+            start = time.perf_counter()
+            function()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def main() -> None:
@@ -80,11 +83,11 @@ def main() -> None:
         "ratings(games) (report)": lambda: ratings(games),
     }
     print(f"{len(bots)} bots, {len(games):,} games; median of {args.runs} runs each")
-    medians = {name: timed(f, args.runs) for name, f in cases.items()}
-    names = list(medians)
+    seconds = medians(cases, args.runs)
+    names = list(seconds)
     for k, name in enumerate(names):
-        base = medians[names[k - k % 2]]
-        print(f"{name:40} {medians[name]:8.3f} s  {medians[name] / base:5.2f}x the earlier fit")
+        base = seconds[names[k - k % 2]]
+        print(f"{name:40} {seconds[name]:8.3f} s  {seconds[name] / base:5.2f}x the earlier fit")
     print(f"\nrerun: PYTHONPATH=. python bench/rating_speed.py --field {args.field} --pairs {args.pairs} "
           f"--runs {args.runs} --base {args.base}")
 
