@@ -12,6 +12,7 @@ import pandas as pd
 
 from arena.records import Termination
 from results.about import About, Entry
+from results.bradley_terry import PRIOR_DF
 from results.ratings import K, Z95, Fit, View, fit, ratings, superiority
 from results.render import FORMATS, render, write, write_file
 
@@ -113,7 +114,8 @@ def model(fitted: Fit) -> pd.DataFrame:
         "draw_equal": (fitted.draw_equal, None, f"drawn by equal bots (Davidson, nu {fitted.draw_nu:.3g})"),
         "dispersion": (fitted.dispersion, None,
                        f"score variance / a coin flip's, {fitted.clusters:,} pairs" + (
-                           f", {fitted.dispersion_df:,} df" if fitted.dispersion_df else ", games taken as coin flips")),
+                           f", {fitted.dispersion_df:,} df ({PRIOR_DF} the prior's)" if fitted.dispersion_df
+                           else ", games taken as coin flips")),
     }
     if fitted.anchors:
         rows["anchors"] = (len(fitted.anchors), None, "held at: "

@@ -85,6 +85,30 @@ def test_standings_match_the_database(browser, stored):
         assert row[8] == f"{expected.elo:+.0f}"
 
 
+def test_who_is_stronger_matches_the_fit_and_anchors_move_the_standings(browser, stored, tmp_path):
+    import results
+    from results.ratings import fit, superiority
+
+    tables = results.load(stored[0])
+    expected = superiority(fit(tables.games))
+    load(browser, stored[1])
+    rows = browser.find_elements(By.CSS_SELECTOR, "#superiority tbody tr")
+    shown = [[c.text for c in r.find_elements(By.CSS_SELECTOR, "th, td")] for r in rows]
+    assert [r[0] for r in shown] == list(expected.index)
+    for row, (bot, values) in zip(shown, expected.iterrows()):
+        assert row[1:] == ["–" if v != v else f"{100 * v:.1f}%" for v in values]
+    assert "The first mover gains" in browser.find_element(By.CSS_SELECTOR, "#standings .note").text
+    page = tmp_path / "anchored.html"
+    assert main(["report", str(stored[0]), "--html", str(page), "--anchor", "random=100", "--los", "2"]) == 0
+    load(browser, page)
+    assert "anchored at random +100" in browser.find_element(By.CSS_SELECTOR, "#standings .note").text
+    random_row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#standings-table tbody tr")
+                      if r.find_element(By.CSS_SELECTOR, "th").text == "random")
+    assert random_row.find_elements(By.CSS_SELECTOR, "td")[7].text == "+100"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#superiority tbody tr")) == 2
+    assert "2 best-rated of 3 bots" in browser.find_element(By.CSS_SELECTOR, "#superiority .note").text
+
+
 def column(browser, table, k):
     return [r.find_elements(By.CSS_SELECTOR, "th, td")[k].text
             for r in browser.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")]

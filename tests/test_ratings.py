@@ -245,3 +245,12 @@ def test_superiority_shows_the_top_n_of_a_large_field():
     assert matrix.shape == (5, 5)
     assert list(matrix.index) == list(result.table["elo"].sort_values(ascending=False).index[:5])
     assert superiority(result, top=0).empty
+
+
+def test_the_prior_decides_the_gap_of_a_perfect_score_as_docs_ratings_says():
+    # docs/ratings.md: two games both won, 352 Elo between the bots; twenty, 686
+    for count, gap in ((2, 352), (20, 686)):
+        rows = [(k, 0, "A", "B", "", 1.0) if k % 2 == 0 else (k, 0, "B", "A", "", 0.0) for k in range(count)]
+        games = pd.DataFrame(rows, columns=["game_id", "pairing", "first", "second", "opening", "score_first"])
+        table = ratings(games)
+        assert table.loc["A", "elo"] - table.loc["B", "elo"] == pytest.approx(gap, abs=0.5)
