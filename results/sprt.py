@@ -7,7 +7,8 @@ ratio, as in fishtest's ``LLRcalc.py`` and fastchess's ``sprt.cpp``: each hypoth
 distribution is the maximum-likelihood one for the observed frequencies among those that
 satisfy it. Hypotheses are in normalized Elo (``model="normalized"``, the default) or in
 logistic Elo (``model="logistic"``). ``elo``, ``nelo``, ``los`` and ``draw_rate`` are the
-estimates fastchess prints beside it. Pure functions of the counts; only ``math``.
+estimates fastchess prints beside it, fixed-sample ones (``results.sprt_stopped`` corrects
+them for the stopping rule). Pure functions of the counts; only ``math``.
 See docs/sprt.md for the formulas and their sources.
 """
 
@@ -134,8 +135,7 @@ def llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalize
     observed = [c / total for c in regular]
     scores = _scores(len(counts))
     if model == "normalized":
-        # a pair's t-value is sqrt(2) times a game's: nElo is defined per game
-        per_t = NELO_PER_T / (math.sqrt(2) if len(counts) == 5 else 1)
+        per_t = _nelo_per_t(len(counts))
         p0 = _nearest_with_t(observed, scores, elo0 / per_t)
         p1 = _nearest_with_t(observed, scores, elo1 / per_t)
     else:
@@ -273,6 +273,11 @@ def _expected_score(elo: float) -> float:
     x = elo * math.log(10) / 400
     s = 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
     return min(max(s, 1e-15), 1 - 1e-15)
+
+
+def _nelo_per_t(size: int) -> float:
+    """Normalized Elo per unit of t-value of one game (size 3) or pair (size 5): nElo is per game."""
+    return NELO_PER_T / (math.sqrt(2) if size == 5 else 1)
 
 
 # ---- The hypotheses' distributions ---------------------------------------------------------

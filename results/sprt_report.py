@@ -17,6 +17,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from results import sprt as stats
+from results.sprt_stopped import stopped_elo, stopped_nelo
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,7 +112,12 @@ def summary(state: PairWalk, stored: int | None = None, base: str = "") -> dict:
     test, counts = state.test, tuple(state.counts)
     status = state.status
     bound = status.upper if status.llr >= 0 else status.lower
-    elo, nelo = stats.elo(counts), stats.nelo(counts)
+    fixed_elo, fixed_nelo = stats.elo(counts), stats.nelo(counts)
+    corrected = status.verdict is not None  # a bound crossed; at max games the fixed sample stands
+    if corrected:
+        elo, nelo = stopped_elo(counts, test), stopped_nelo(counts, test)
+    else:
+        elo, nelo = fixed_elo, fixed_nelo
     losses, draws, wins = state.trinomial
     games = 2 * state.pairs
     out = {
@@ -124,12 +130,19 @@ def summary(state: PairWalk, stored: int | None = None, base: str = "") -> dict:
         **dict(zip(PENTANOMIAL, counts)),
         "elo": elo.value, "elo_low": elo.low, "elo_high": elo.high, "elo_error": elo.error,
         "nelo": nelo.value, "nelo_low": nelo.low, "nelo_high": nelo.high, "nelo_error": nelo.error,
+        "elo_corrected": corrected,
+        **_prefixed("fixed_elo", fixed_elo), **_prefixed("fixed_nelo", fixed_nelo),
         "los": stats.los(counts),
         "draw_rate": draws / games if games else 0.0, "pair_draw_rate": stats.draw_rate(counts),
     }
     out["stored_games"] = games if stored is None else stored
     out["uncounted_games"] = out["stored_games"] - games
     return out
+
+
+def _prefixed(name: str, interval: stats.Interval) -> dict:
+    return {name: interval.value, f"{name}_low": interval.low, f"{name}_high": interval.high,
+            f"{name}_error": interval.error}
 
 
 def sprt_summary(games: "pd.DataFrame", config: dict) -> dict:
@@ -142,7 +155,12 @@ def sprt_summary(games: "pd.DataFrame", config: dict) -> dict:
     or more once crossed), lower, upper; elo0, elo1, alpha, beta, model; games, pairs (counted),
     max_games; wins, draws, losses (new's, over the counted games); LL, LD, WL+DD, WD, WW;
     elo, elo_low, elo_high, elo_error (logistic, from the pairs), nelo, nelo_low, nelo_high,
-    nelo_error; los (0 to 1); draw_rate (drawn games), pair_draw_rate (pairs scoring 1-1);
+    nelo_error: once a bound is crossed (H0 or H1), corrected for the stopping rule
+    (``results.sprt_stopped``), else the fixed-sample figures; elo_corrected (True when they
+    are corrected); fixed_elo, fixed_elo_low, fixed_elo_high, fixed_elo_error, fixed_nelo,
+    fixed_nelo_low, fixed_nelo_high, fixed_nelo_error (the fixed-sample figures, always:
+    ``results.sprt.elo`` and ``nelo``); los (0 to 1); draw_rate (drawn games), pair_draw_rate
+    (pairs scoring 1-1);
     stored_games, uncounted_games (stored but not counted: after the deciding pair, or waiting
     for a pair before them).
     """
@@ -173,8 +191,7 @@ def summary_lines(s: dict) -> list[str]:
         f"Games {s['games']:,} ({s['pairs']:,} pairs; at most {s['max_games']:,}): "
         f"W {s['wins']} D {s['draws']} L {s['losses']} ({s['new']}'s)",
         "Pentanomial [LL, LD, WL+DD, WD, WW]: [" + ", ".join(str(s[k]) for k in PENTANOMIAL) + "]",
-        f"Elo {interval(s['elo'], s['elo_low'], s['elo_high'])}",
-        f"nElo {interval(s['nelo'], s['nelo_low'], s['nelo_high'])}",
+        *_elo_lines(s, interval),
         f"LOS {100 * s['los']:.2f}%; draw rate {100 * s['draw_rate']:.1f}% of games, "
         f"{100 * s['pair_draw_rate']:.1f}% of pairs scoring 1-1",
     ]
@@ -186,6 +203,20 @@ def summary_lines(s: dict) -> list[str]:
             "parallel with the pairs before it, they are stored but do not change the verdict"
         )
     return lines
+
+
+def _elo_lines(s: dict, interval) -> list[str]:
+    """Elo and nElo: corrected for the stopping rule once a bound is crossed, with the fixed-sample
+    figures after them; the fixed-sample figures alone, so labelled, before that."""
+    fixed = [f"Elo {interval(s['fixed_elo'], s['fixed_elo_low'], s['fixed_elo_high'])}",
+             f"nElo {interval(s['fixed_nelo'], s['fixed_nelo_low'], s['fixed_nelo_high'])}"]
+    if not s["elo_corrected"]:
+        return [f"{line}, fixed-sample" for line in fixed] if s["pairs"] else fixed
+    return [
+        f"Elo {interval(s['elo'], s['elo_low'], s['elo_high'])}, corrected for the stopping rule",
+        f"nElo {interval(s['nelo'], s['nelo_low'], s['nelo_high'])}, corrected for the stopping rule",
+        *(f"{line}, fixed-sample (biased by the stop)" for line in fixed),
+    ]
 
 
 def game_pairs(games: "pd.DataFrame") -> tuple[list[tuple[int, int]], list[int]]:

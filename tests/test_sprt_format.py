@@ -327,7 +327,9 @@ def test_other_formats_get_the_numbers_as_items_and_values_with_a_dash_for_none(
     assert (values["verdict"], values["elo_high"], values["elo_error"]) == ("-", "-", "-")
     assert values["new"] == "new" and values["result"] == "not decided yet"
     assert values["elo"] == summary["elo"] and values["pairs"] == 2 and values["WW"] == 1
-    assert [v for v in values if v == "-"] == ["-"] * 3  # only the None and infinite ones
+    assert [v for v in values if v == "-"] == ["-"] * 5  # only the None and infinite ones
+    assert [k for k, v in values.items() if v == "-"] == ["verdict", "elo_high", "elo_error", "fixed_elo_high",
+                                                          "fixed_elo_error"]
 
 
 def test_the_page_has_the_verdict_box():
