@@ -111,7 +111,7 @@ class Fit:
     @property
     def draw_equal(self) -> float:
         """The share of games two equal bots draw, by Davidson's model."""
-        return self.draw_nu / (2.0 + self.draw_nu)
+        return 1.0 if math.isinf(self.draw_nu) else self.draw_nu / (2.0 + self.draw_nu)
 
     @property
     def quantile(self) -> float:
@@ -182,7 +182,7 @@ def fit(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | None =
     a_se = math.sqrt(max(covariance[-1, -1], 0.0)) if first_move else 0.0
     draws = x == 0.5
     return Fit(
-        table, theta_cov, first_move=advantage / K, first_move_se=a_se,
+        table, theta_cov, first_move=float(advantage) / K, first_move_se=a_se,
         draw_rate=float(draws.mean()) if len(x) else 0.0,
         draw_nu=bt.davidson(theta[i] - theta[j] + advantage, draws),
         dispersion=dispersion, dispersion_df=df, clusters=clusters, anchors=anchors,

@@ -254,3 +254,18 @@ def test_the_prior_decides_the_gap_of_a_perfect_score_as_docs_ratings_says():
         games = pd.DataFrame(rows, columns=["game_id", "pairing", "first", "second", "opening", "score_first"])
         table = ratings(games)
         assert table.loc["A", "elo"] - table.loc["B", "elo"] == pytest.approx(gap, abs=0.5)
+
+
+def test_edge_fields_give_finite_tables():
+    def games(rows):
+        return pd.DataFrame([(k, 0, a, b, "", s) for k, (a, b, s) in enumerate(rows)],
+                            columns=["game_id", "pairing", "first", "second", "opening", "score_first"])
+
+    alone = ratings(games([("A", "A", 1.0)]))  # a game against itself says nothing
+    assert alone["elo"].tolist() == [0.0] and alone.attrs["clusters"] == 0
+    drawn = ratings(games([("A", "B", 0.5), ("B", "A", 0.5)]))
+    assert drawn.attrs["draw_rate"] == 1.0 and drawn.attrs["draw_equal"] == 1.0
+    assert np.isfinite(drawn[["elo", "se"]].to_numpy()).all() and isinstance(drawn.attrs["first_move"], float)
+    # two groups that never met: the prior alone relates them, with intervals to match
+    apart = fit(games([("A", "B", 1.0), ("B", "A", 0.0), ("C", "D", 1.0), ("D", "C", 0.0)]))
+    assert apart.table.loc["A", "se"] > 200 and superiority(apart).loc["A", "C"] < 0.9
