@@ -11,7 +11,8 @@ Printed per scenario: the share of intervals that hold the truth (with its Monte
 error, from the spread of the per-tournament shares), and the mean reported se over the real
 spread of the estimates around the truth (1.00: honest; above: too wide).
 
-    PYTHONPATH=. python bench/ratings.py [--tournaments 2000] [--seed 1] [--scenarios NAME ...] [--fit results.report:elo]
+    PYTHONPATH=. python bench/ratings.py [--tournaments 2000] [--seed 1] [--scenarios NAME ...]
+        [--fit results.ratings:ratings] [--spread 150]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -133,18 +134,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scenarios", nargs="+", choices=sorted(SCENARIOS), default=list(SCENARIOS))
     parser.add_argument("--fit", default="results.ratings:ratings", help="module:function taking a games table")
+    parser.add_argument("--spread", type=float, default=150.0, help="sd of the bots' strengths in Elo (default 150)")
     args = parser.parse_args()
     module, _, name = args.fit.partition(":")
     fit = getattr(importlib.import_module(module), name)
-    print(f"fit {args.fit}, {args.tournaments} tournaments a scenario, seed {args.seed}")
+    print(f"fit {args.fit}, {args.tournaments} tournaments a scenario, seed {args.seed}, strengths sd {args.spread:g}")
     print(f"{'scenario':24} {'holds':>7} {'± mc se':>8} {'se / spread':>12} {'seconds':>8}")
     for key in args.scenarios:
         start = time.perf_counter()
-        r = measure(SCENARIOS[key], fit, args.tournaments, args.seed)
+        r = measure(replace(SCENARIOS[key], spread=args.spread), fit, args.tournaments, args.seed)
         print(f"{r['scenario']:24} {r['holds']:7.1%} {r['holds_mc_se']:8.1%} {r['se_over_spread']:12.2f} "
               f"{time.perf_counter() - start:8.1f}")
     print(f"\nrerun: PYTHONPATH=. python bench/ratings.py --tournaments {args.tournaments} --seed {args.seed}"
-          f" --fit {args.fit}")
+          f" --fit {args.fit} --spread {args.spread:g}")
 
 
 if __name__ == "__main__":

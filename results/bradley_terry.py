@@ -41,9 +41,10 @@ def _log_sigmoid(x):
     return -np.logaddexp(0.0, -x)
 
 
-NO_MLE = ("no finite maximum-likelihood Elo: some bots scored all or none of the points against the others; "
+NO_MLE = ("no finite maximum-likelihood Elo: some bots (or the first movers) scored all or none of the points against "
+          "the others; "
            "use prior > 0")
-DIVERGED = 60.0  # natural units (over 10,000 Elo): a maximum-likelihood fit running off to infinity
+DIVERGED = 30.0  # natural units (over 5,000 Elo, an expected score of 1e-13): a fit running off to infinity
 erf = np.vectorize(math.erf, otypes=[float])
 
 
@@ -76,6 +77,8 @@ class Model:
         np.add.at(self.s, (i, j), x)
         self.fixed = fixed
         self.free = np.array([k not in fixed for k in range(size)] + ([True] if first_move else []))
+        if not (math.isfinite(prior) and prior >= 0):
+            raise ValueError(f"prior must be a number of virtual games, 0 or more, not {prior!r}")
         if prior <= 0 and not mle_exists(self.s + (self.n - self.s).T):
             raise ValueError(NO_MLE)
 
@@ -124,9 +127,16 @@ class Model:
             out[: self.size, : self.size] += 1.0 / self.size
         return out
 
-    def solve(self):
-        """Newton's method with step halving; returns strengths and the first-move term."""
+    def solve(self, start=None):
+        """Newton's method with step halving; returns strengths and the first-move term.
+
+        ``start``: strengths to begin from (anchored ones are set to their values). A step
+        that improves nothing even when halved twenty times ends the search: the maximum is
+        reached as closely as doubles tell.
+        """
         params = np.zeros(len(self.free))
+        if start is not None:
+            params[: self.size] = start
         for k, value in self.fixed.items():
             params[k] = value
         value = self.log_posterior(params)
@@ -140,12 +150,23 @@ class Model:
             t = 1.0
             while (new := self.log_posterior(params + t * step)) < value and t > 1e-6:
                 t /= 2
+            if new < value:  # no step uphill is left
+                return self._finite(params)
             params, value = params + t * step, new
             if np.abs(t * step).max(initial=0.0) < 1e-10:
-                return self._split(params)
-            if self.prior <= 0 and np.abs(params).max(initial=0.0) > DIVERGED:
-                raise ValueError(NO_MLE)  # the first mover always won, say: Ford's test sees no colours
+                return self._finite(params)
         raise ValueError("Elo fit did not converge")
+
+    def _finite(self, params):
+        """The fit's parameters, or ValueError where the maximum likelihood ran off to infinity."""
+        if self.prior <= 0 and np.abs(params - params[: self.size].mean() * self.free_strengths()).max(
+                initial=0.0) > DIVERGED:
+            raise ValueError(NO_MLE)  # e.g. the first mover always won: Ford's test sees no colours
+        return self._split(params)
+
+    def free_strengths(self):
+        """1 for each strength, 0 for the first-move term: a shift of all strengths."""
+        return np.concatenate([np.ones(self.size), np.zeros(len(self.free) - self.size)])
 
     def inverse(self, theta, a) -> np.ndarray:
         """The inverse information at the fit over every parameter (zero rows for anchors;
@@ -192,8 +213,8 @@ def dispersion(played, i, j, x, theta, a, inverse, first_move) -> tuple[float, i
     w = p * (1 - p)
     sign = np.where(i < j, 1.0, -1.0)
     low, high = np.minimum(i, j), np.maximum(i, j)
-    pairing = played["pairing"].to_numpy() if "pairing" in played else low * len(theta) + high
-    opening = played["opening"].fillna("").to_numpy() if "opening" in played else np.zeros(len(x))
+    pairing = _keys(played["pairing"]) if "pairing" in played else low * len(theta) + high
+    opening = _keys(played["opening"]) if "opening" in played else np.zeros(len(x))
     keys = pd.DataFrame({"pairing": pairing, "low": low, "high": high, "opening": opening, "first": i})
     if "game_id" in played:
         keys = keys.iloc[np.argsort(played["game_id"].to_numpy(), kind="stable")]
@@ -224,6 +245,11 @@ def dispersion(played, i, j, x, theta, a, inverse, first_move) -> tuple[float, i
     # cannot claim that scores hardly vary, and the t quantile counts both
     estimate = float((sums**2).sum() / denominator)
     return (df * estimate + PRIOR_DF) / (df + PRIOR_DF), int(round(df)) + PRIOR_DF, count
+
+
+def _keys(column: pd.Series) -> np.ndarray:
+    """A column as plain text keys, a missing value its own key (whatever the dtype)."""
+    return column.astype(object).where(column.notna(), "<missing>").astype(str).to_numpy()
 
 
 def davidson(d: np.ndarray, draws: np.ndarray) -> float:

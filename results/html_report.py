@@ -22,7 +22,7 @@ from arena.game import Game
 from results.about import About
 from results.render import _number, directory
 from results.replay import pack, replay
-from results.ratings import Z95, Fit, View, fit, superiority
+from results.ratings import Fit, View, fit, superiority
 from results.report import by_colour, standings, terminations
 from results.sprt_report import game_pairs
 
@@ -65,7 +65,8 @@ def _value(v):
     """A cell's sort key for the page: a number, or None for a missing one."""
     if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
         return None
-    return float(v) if isinstance(v, (int, float)) or hasattr(v, "__float__") else v
+    value = float(v) if isinstance(v, (int, float)) or hasattr(v, "__float__") else v
+    return max(min(value, 1e308), -1e308) if isinstance(value, float) else value  # an open interval sorts last
 
 
 def _table(frame: pd.DataFrame, headers: dict[str, str], label: str = "Bot") -> dict:
@@ -161,7 +162,7 @@ def _superiority(fitted: Fit, top: int) -> dict | None:
 
 def _model(fitted: Fit) -> str:
     """The fit's other parameters in a sentence."""
-    text = (f"The first mover gains {fitted.first_move:+.0f} ± {Z95 * fitted.first_move_se:.0f} Elo; "
+    text = (f"The first mover gains {fitted.first_move:+.0f} ± {fitted.quantile * fitted.first_move_se:.0f} Elo; "
             f"{100 * fitted.draw_rate:.1f}% of games are drawn ({100 * fitted.draw_equal:.0f}% between equal bots, "
             f"by Davidson's model).")
     if fitted.dispersion_df:
@@ -201,8 +202,8 @@ def html(tables, game: Game | None = None, config: dict | None = None, view: Vie
         about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
         origin="anchored at " + ", ".join(f"{b} {e:+g}" for b, e in view.anchors) if view.anchors else "mean 0",
         model=_model(fitted), superiority=_superiority(fitted, view.top),
-        crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games), colours),
-        faults=_table(terminations(games), FAULTS), charts=charts, charts_missing=charts_missing,
+        crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games, order), colours),
+        faults=_table(terminations(games, order), FAULTS), charts=charts, charts_missing=charts_missing,
         verdict=sections.get("verdict"), ladder=None if sections.get("ladder") is None else _table(sections["ladder"], LADDER),
         groups=listed, replays=replays, replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
         bots=order, results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),

@@ -52,8 +52,15 @@ def _elo(table: pd.DataFrame):
     figure = _figure(7, 1.9 + 0.45 * len(table))
     ax = figure.add_subplot()
     y = np.arange(len(table))[::-1]
-    errors = [table["elo"] - table["elo_low"], table["elo_high"] - table["elo"]]
+    errors = np.array([table["elo"] - table["elo_low"], table["elo_high"] - table["elo"]], dtype=float)
+    finite = errors[np.isfinite(errors)]
+    reach = 2 * finite.max(initial=100.0)
+    open_end = ~np.isfinite(errors)  # a perfect score: drawn to the edge, with an arrow
+    errors[open_end] = reach
     ax.errorbar(table["elo"], y, xerr=errors, fmt="o", color="tab:blue", ecolor="tab:gray", capsize=4)
+    for side, sign, marker in ((0, -1, "<"), (1, 1, ">")):
+        for yy, value in zip(y[open_end[side]], table["elo"].to_numpy()[open_end[side]]):
+            ax.plot(value + sign * reach, yy, marker=marker, color="tab:gray")
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":")
     for yy, value in zip(y, table["elo"]):
         ax.annotate(f"{value:+.0f}", (value, yy), xytext=(0, 6), textcoords="offset points", ha="center", fontsize=8)
@@ -180,7 +187,7 @@ def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, abou
     about = about or _about(games)
     moves = moves[moves["game_id"].isin(games["game_id"])]
     table = standings(games, moves, view)
-    figures = {"elo": _elo(table), "crosstable": _heatmap(crosstable(games, normalize=True)),
+    figures = {"elo": _elo(table), "crosstable": _heatmap(crosstable(games, normalize=True, order=list(table.index))),
                "nodes_by_depth": _nodes_by_depth(moves, list(table.index), about)}
     paths = []
     for name, figure in figures.items():

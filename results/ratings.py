@@ -24,9 +24,10 @@ The model (docs/ratings.md has it in full, with sources):
 - The draw parameter is Davidson's, fitted at the ratings: it describes draws and is
   reported beside them, not used for the point estimate, because Davidson's strengths are
   on another scale than ``elo``.
-- A prior of ``prior`` virtual drawn games of each bot against the field's mean (and of
-  the first mover against an equal opponent) keeps every rating finite; it moves a bot's
-  expected points at most ``prior / 2`` from its real ones.
+- A prior of ``prior`` (``PRIOR``) virtual drawn games of each bot against the field's
+  mean (and of the first mover against an equal opponent) keeps every rating finite; it
+  moves a bot's expected points at most ``prior`` from its real ones. A perfect score's
+  interval stays open on the side the data cannot bound.
 
 A fit over rankings of more than two players (Plackett-Luce) belongs beside ``fit``,
 returning the same ``Fit``; with ``first_move=False, pairs=False`` this fit is the plain
@@ -51,6 +52,8 @@ K = math.log(10) / 400
 Z95 = 1.959963984540054
 """Standard normal quantile for a two-sided 95% interval."""
 COLUMNS = ["elo", "elo_low", "elo_high", "se"]
+PRIOR = 0.3
+"""Virtual drawn games of each bot against the field's mean (docs/ratings.md: what it compresses)."""
 
 __all__ = [
     "COLUMNS", "Fit", "K", "View", "Z95", "fit", "interval_quantile", "quantile", "ratings", "strengths", "superiority",
@@ -80,8 +83,8 @@ class View:
             if bot in dict(pairs):
                 raise ParameterError(f"--anchor {bot} is given twice")
             pairs.append((bot, elo))
-        if top < 0:
-            raise ParameterError(f"--los takes a number of bots, 0 or more, not {top}")
+        if top < 0 or top == 1:
+            raise ParameterError(f"--los takes 0 (no table) or a number of bots from 2, not {top}")
         return cls(tuple(pairs), top)
 
 
@@ -128,10 +131,28 @@ class Fit:
         }
 
 
+def _anchors(anchors) -> dict[str, float]:
+    """Anchors as a dict of bot -> finite Elo; ParameterError names a bad one."""
+    try:
+        pairs = dict(anchors or {})
+    except (TypeError, ValueError):
+        raise ParameterError(f"anchors are bot -> Elo (a dict, or (bot, Elo) pairs), not {anchors!r}") from None
+    out = {}
+    for bot, value in pairs.items():
+        try:
+            elo = float(value)
+        except (TypeError, ValueError):
+            elo = math.nan
+        if isinstance(value, str) or not math.isfinite(elo):
+            raise ParameterError(f"anchor {bot}'s Elo must be a finite number, not {value!r}")
+        out[bot] = elo
+    return out
+
+
 # ---- the frame's public face ------------------------------------------------------------------
 
 def ratings(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | None = None, first_move: bool = True,
-            pairs: bool = True, prior: float = 1.0) -> pd.DataFrame:
+            pairs: bool = True, prior: float = PRIOR) -> pd.DataFrame:
     """Elo by bot from a games table as stored (``first``, ``second``, ``score_first``; and
     ``game_id``, ``pairing``, ``opening`` to find colour-swapped pairs; more columns ignored).
 
@@ -140,9 +161,11 @@ def ratings(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | No
     draw parameter and the draw share of equal bots), ``dispersion`` and its
     ``dispersion_df``, ``clusters`` and ``anchors``. Ratings have mean 0, or equal the
     ``anchors`` (bot -> Elo) where given, the intervals then relative to them.
-    ``first_move=False`` leaves out the first-move term, ``pairs=False`` treats games as
-    independent coin flips (the plain Bradley-Terry covariance), ``prior=0`` gives the
-    maximum likelihood (ValueError where it is infinite).
+    A bot that won every game has no upper end (``elo_high`` is inf; its ``elo`` is where
+    the prior holds it), one that lost every game no lower end. ``first_move=False`` leaves
+    out the first-move term, ``pairs=False`` treats games as independent coin flips (the
+    plain Bradley-Terry covariance), ``prior`` sets the virtual games (``PRIOR``), and
+    ``prior=0`` gives the maximum likelihood (ValueError where it is infinite).
     """
     result = fit(games, anchors=anchors, first_move=first_move, pairs=pairs, prior=prior)
     table = result.table.copy()
@@ -151,11 +174,15 @@ def ratings(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | No
 
 
 def fit(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | None = None, first_move: bool = True,
-        pairs: bool = True, prior: float = 1.0) -> Fit:
+        pairs: bool = True, prior: float = PRIOR) -> Fit:
     """The fit behind ``ratings``, with its joint covariance (see ``ratings``)."""
-    anchors = dict(anchors or {})
+    anchors = _anchors(anchors)
     played = games[games["first"] != games["second"]]  # a game against oneself says nothing
-    bots = sorted(set(played["first"]) | set(played["second"]) | set(games["first"]) | set(games["second"]))
+    x = played["score_first"].to_numpy(float, na_value=np.nan)
+    if not np.isfinite(x).all() or (x < 0).any() or (x > 1).any():
+        bad = x[~(np.isfinite(x) & (x >= 0) & (x <= 1))][0]
+        raise ParameterError(f"score_first must be a score from 0 to 1 (1, 0.5 or 0 for a win, draw or loss), not {bad!r}")
+    bots = sorted(set(games["first"]) | set(games["second"]))
     unknown = sorted(set(anchors) - set(bots))
     if unknown:
         raise ParameterError(f"anchor {', '.join(unknown)} played no game here; bots: {', '.join(bots) or 'none'}")
@@ -165,10 +192,13 @@ def fit(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | None =
     index = {b: k for k, b in enumerate(bots)}
     i = played["first"].map(index).to_numpy(int)
     j = played["second"].map(index).to_numpy(int)
-    x = played["score_first"].to_numpy(float)
     fixed = {index[b]: value * K for b, value in anchors.items()}
     model = bt.Model(len(bots), i, j, x, prior, first_move, fixed)
-    theta, advantage = model.solve()
+    start = None
+    if fixed:  # from the free fit moved onto the anchors: one anchor then needs no step at all
+        free, _ = bt.Model(len(bots), i, j, x, prior, first_move, {}).solve()
+        start = free + np.mean([v - free[k] for k, v in fixed.items()])
+    theta, advantage = model.solve(start)
     inverse = model.inverse(theta, advantage)
     dispersion, df, clusters = (bt.dispersion(played, i, j, x, theta, advantage, inverse, first_move) if pairs
                                 else (1.0, 0, len(x)))
@@ -179,6 +209,12 @@ def fit(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | None =
     q = interval_quantile(df)
     table = pd.DataFrame({"elo": rating, "elo_low": rating - q * se, "elo_high": rating + q * se, "se": se},
                          index=pd.Index(bots, name="bot"))
+    if prior > 0:  # a perfect score has no finite maximum-likelihood end: the interval stays open there
+        points = np.bincount(i, x, len(bots)) + np.bincount(j, 1 - x, len(bots))
+        games_of = np.bincount(i, minlength=len(bots)) + np.bincount(j, minlength=len(bots))
+        held = np.isin(np.arange(len(bots)), list(fixed))
+        table.loc[(games_of > 0) & (points == games_of) & ~held, "elo_high"] = math.inf
+        table.loc[(games_of > 0) & (points == 0) & ~held, "elo_low"] = -math.inf
     a_se = math.sqrt(max(covariance[-1, -1], 0.0)) if first_move else 0.0
     draws = x == 0.5
     return Fit(
@@ -193,10 +229,14 @@ def superiority(result: Fit | pd.DataFrame, top: int | None = None) -> pd.DataFr
     """P(row bot is stronger than column bot) from a ``Fit``'s joint covariance (a games
     table is fitted first), for the ``top`` best-rated bots (all when None), best first.
 
-    Each cell is Phi((r_a - r_b) / sd(r_a - r_b)), the difference's sd including the two
-    ratings' covariance: two overlapping intervals can still say 99%.
+    Each cell is F((r_a - r_b) / sd(r_a - r_b)), the difference's sd including the two
+    ratings' covariance (two overlapping intervals can still say 99%), F the distribution the
+    intervals use: Student's t on the dispersion's degrees of freedom below ``SMALL_DF``, else
+    the normal one. Two anchors have no chance between them: NaN.
     """
     if not isinstance(result, Fit):
+        if not {"first", "second", "score_first"} <= set(result.columns):
+            raise ParameterError("superiority takes a Fit (results.ratings.fit) or a games table")
         result = fit(result)
     table = result.table
     order = np.argsort(-table["elo"].to_numpy(), kind="stable")
@@ -207,16 +247,18 @@ def superiority(result: Fit | pd.DataFrame, top: int | None = None) -> pd.DataFr
     var = np.diag(v)[:, None] + np.diag(v)[None, :] - 2 * v
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (r[:, None] - r[None, :]) / np.sqrt(np.clip(var, 0.0, None))
+    df = result.dispersion_df
+    if 0 < df < SMALL_DF:  # t to a normal deviate, Abramowitz and Stegun 26.7.8
+        z = z * (1 - 1 / (4 * df)) / np.sqrt(1 + z**2 / (2 * df))
     cells = 0.5 * (1.0 + bt.erf(z / math.sqrt(2.0)))
-    cells[np.isnan(z)] = 0.5  # two anchors, or a bot against itself: nothing to tell
-    np.fill_diagonal(cells, np.nan)
+    cells[~(var > 0)] = np.nan  # two anchors, or a bot against itself: nothing to tell
     names = table.index[order]
     out = pd.DataFrame(cells, index=pd.Index(names, name="bot"), columns=list(names))
     return out
 
 
 def strengths(first: np.ndarray, second: np.ndarray, score: np.ndarray, size: int, *,
-              first_move: bool = True, prior: float = 1.0) -> np.ndarray:
+              first_move: bool = True, prior: float = PRIOR) -> np.ndarray:
     """The Elo of ``ratings`` alone (mean 0) of ``size`` bots from games of bot ``first[k]``
     against ``second[k]`` scoring ``score[k]``: for callers that refit often."""
     if size == 0:

@@ -58,6 +58,8 @@ def _number(column: str, value) -> str:
         return "-"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
         return str(value)
+    if isinstance(value, (float, np.floating)) and math.isinf(value):
+        return "∞" if value > 0 else "-∞"  # an interval open on that side
     if column == "elo":
         return f"{value:+.0f}"
     if column in ("±", "elo_low", "elo_high", "se"):

@@ -13,7 +13,7 @@ import pandas as pd
 from arena.records import Termination
 from results.about import About, Entry
 from results.bradley_terry import PRIOR_DF
-from results.ratings import K, Z95, Fit, View, fit, ratings, superiority
+from results.ratings import K, PRIOR, Z95, Fit, View, fit, ratings, superiority
 from results.render import FORMATS, render, write, write_file
 
 __all__ = [
@@ -31,7 +31,7 @@ STANDINGS_COLUMNS = [
 
 # ---- Elo: the joint fit of results.ratings ----------------------------------------------------
 
-def elo(games: pd.DataFrame, prior: float = 1.0, view: View = View(), **options) -> pd.DataFrame:
+def elo(games: pd.DataFrame, prior: float = PRIOR, view: View = View(), **options) -> pd.DataFrame:
     """Elo by bot with its 95% interval: ``results.ratings.ratings`` (the model and its
     options are described there), anchored as ``view`` says."""
     return ratings(games, prior=prior, anchors=view.anchors, **options)
@@ -113,9 +113,9 @@ def model(fitted: Fit) -> pd.DataFrame:
         "draw_rate": (fitted.draw_rate, None, "share of the games drawn"),
         "draw_equal": (fitted.draw_equal, None, f"drawn by equal bots (Davidson, nu {fitted.draw_nu:.3g})"),
         "dispersion": (fitted.dispersion, None,
-                       f"score variance / a coin flip's, {fitted.clusters:,} pairs" + (
-                           f", {fitted.dispersion_df:,} df ({PRIOR_DF} the prior's)" if fitted.dispersion_df
-                           else ", games taken as coin flips")),
+                       f"variance / a coin flip's: {fitted.clusters:,} pairs or lone games" + (
+                           f", {fitted.dispersion_df:,} df ({PRIOR_DF} prior)" if fitted.dispersion_df
+                           else ", taken as coin flips")),
     }
     if fitted.anchors:
         rows["anchors"] = (len(fitted.anchors), None, "held at: "
@@ -125,9 +125,10 @@ def model(fitted: Fit) -> pd.DataFrame:
     return table
 
 
-def crosstable(games: pd.DataFrame, normalize: bool = False) -> pd.DataFrame:
-    """Points of the row bot against the column bot (``normalize``: its score rate); diagonal NaN."""
-    order = _order(games)
+def crosstable(games: pd.DataFrame, normalize: bool = False, order: list[str] | None = None) -> pd.DataFrame:
+    """Points of the row bot against the column bot (``normalize``: its score rate); diagonal NaN.
+    ``order``: the bots' order (default: the standings')."""
+    order = order or _order(games)
     sides = _sides(games)
     sides = sides[sides.bot != sides.opponent]
     grouped = sides.groupby(["bot", "opponent"])["score"]
@@ -137,10 +138,10 @@ def crosstable(games: pd.DataFrame, normalize: bool = False) -> pd.DataFrame:
     return table
 
 
-def by_colour(games: pd.DataFrame) -> pd.DataFrame:
+def by_colour(games: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:
     """Per bot: games, points and score rate as first mover and as second mover."""
     sides = _sides(games)
-    table = pd.DataFrame(index=pd.Index(_order(games), name="bot"))
+    table = pd.DataFrame(index=pd.Index(order or _order(games), name="bot"))
     for seat, name in ((0, "first"), (1, "second")):
         grouped = sides[sides.seat == seat].groupby("bot")["score"]
         table[f"{name}_games"] = grouped.size().reindex(table.index, fill_value=0).astype(int)
@@ -149,7 +150,7 @@ def by_colour(games: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def terminations(games: pd.DataFrame) -> pd.DataFrame:
+def terminations(games: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:
     """Per bot: why its games ended, its own faults apart from its opponents'.
 
     A reason column counts the bot's games that ended for it without a fault ("normal") or by
@@ -160,7 +161,7 @@ def terminations(games: pd.DataFrame) -> pd.DataFrame:
     sides = _sides(games)
     reasons = list(TERMINATIONS) + sorted(set(sides.termination) - set(TERMINATIONS))
     own = sides[~sides.opponent_forfeit]  # the opponent's faults are not this bot's reasons
-    order = _order(games)
+    order = order or _order(games)
     table = pd.crosstab(own.bot, own.termination).reindex(index=order, columns=reasons, fill_value=0)
     by_bot = sides.groupby("bot")
     table["forfeits"] = by_bot["forfeit"].sum().reindex(table.index, fill_value=0)
@@ -170,7 +171,7 @@ def terminations(games: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def reported(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
+def reported(games: pd.DataFrame, moves: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:
     """Per bot whose nodes were counted in its own process (an engine's report, or an isolated
     Python bot's count: the arena cannot check them): its moves, how many were reported, and
     how many reported more nodes than the node budget."""
@@ -182,7 +183,7 @@ def reported(games: pd.DataFrame, moves: pd.DataFrame) -> pd.DataFrame:
         "reported_moves": by_bot["reported"].sum(),
         "over_budget": by_bot["over_budget"].sum(),
     }).astype(int)
-    table = table.reindex([b for b in _order(games) if b in table.index])
+    table = table.reindex([b for b in order or _order(games) if b in table.index])
     table.index.name = "bot"
     return table
 
@@ -193,14 +194,16 @@ def report(games: pd.DataFrame, moves: pd.DataFrame, view: View = View()) -> dic
     terminations, and ``reported`` when a bot's nodes were counted in its own process (the
     standings' nodes are those)."""
     fitted = fit(games, anchors=view.anchors)
+    table = standings(games, moves, view, fitted)
+    order = list(table.index)  # one fit for every table, in the standings' order
     tables = {
-        "standings": standings(games, moves, view, fitted),
+        "standings": table,
         "rating_model": model(fitted),
         **({"superiority": superiority(fitted, view.top)} if view.top else {}),
-        "crosstable": crosstable(games),
-        "colours": by_colour(games),
-        "terminations": terminations(games),
+        "crosstable": crosstable(games, order=order),
+        "colours": by_colour(games, order),
+        "terminations": terminations(games, order),
     }
     if "reported" in moves and moves["reported"].astype(bool).any():
-        tables["reported"] = reported(games, moves)
+        tables["reported"] = reported(games, moves, order)
     return tables

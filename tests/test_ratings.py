@@ -248,8 +248,8 @@ def test_superiority_shows_the_top_n_of_a_large_field():
 
 
 def test_the_prior_decides_the_gap_of_a_perfect_score_as_docs_ratings_says():
-    # docs/ratings.md: two games both won, 352 Elo between the bots; twenty, 686
-    for count, gap in ((2, 352), (20, 686)):
+    # docs/ratings.md: two games both won, 521 Elo between the bots; twenty, 877
+    for count, gap in ((2, 521), (20, 877)):
         rows = [(k, 0, "A", "B", "", 1.0) if k % 2 == 0 else (k, 0, "B", "A", "", 0.0) for k in range(count)]
         games = pd.DataFrame(rows, columns=["game_id", "pairing", "first", "second", "opening", "score_first"])
         table = ratings(games)
@@ -269,3 +269,114 @@ def test_edge_fields_give_finite_tables():
     # two groups that never met: the prior alone relates them, with intervals to match
     apart = fit(games([("A", "B", 1.0), ("B", "A", 0.0), ("C", "D", 1.0), ("D", "C", 0.0)]))
     assert apart.table.loc["A", "se"] > 200 and superiority(apart).loc["A", "C"] < 0.9
+
+
+# ---- what a hostile user tried ----------------------------------------------------------------------------
+
+def test_an_anchor_far_from_the_field_is_still_a_shift():
+    games = simulated(np.array([-300.0, 0.0, 200.0]), 30.0, 0.2, 6, seed=11)
+    free = ratings(games)
+    for value in (2510.0, 2910.0, 15000.0, -8000.0):
+        held = ratings(games, anchors={"b0": value})
+        assert held["elo"].tolist() == pytest.approx((free["elo"] + value - free.loc["b0", "elo"]).tolist(), abs=1e-6)
+        assert held.attrs["first_move"] == pytest.approx(free.attrs["first_move"], abs=1e-6)
+
+
+def test_the_maximum_likelihood_is_refused_when_the_first_mover_always_won():
+    rows = [(k, "a" if k % 2 == 0 else "b", "b" if k % 2 == 0 else "a", "", 1.0) for k in range(10)]
+    games = pd.DataFrame(rows, columns=["game_id", "first", "second", "opening", "score_first"])
+    with pytest.raises(ValueError, match="or the first movers"):
+        ratings(games, prior=0)
+    assert ratings(games).attrs["first_move"] > 200  # the prior keeps it finite
+
+
+def test_two_anchors_have_no_superiority_between_them():
+    games = simulated(np.array([0.0, 100.0, 200.0]), 0.0, 0.2, 20, seed=12)
+    matrix = superiority(fit(games, anchors={"b0": 0.0, "b2": 1500.0}))
+    assert math.isnan(matrix.loc["b2", "b0"]) and math.isnan(matrix.loc["b0", "b2"])
+    assert 0.0 < matrix.loc["b2", "b1"] < 1.0
+
+
+def test_superiority_agrees_with_the_intervals_on_few_pairs():
+    # with one anchor, A's interval is that of its difference from B: it clears 0 exactly when
+    # P(A stronger) passes 97.5%, both from Student's t (to 0.005, the approximation's error)
+    for pairs_won in range(2, 9):
+        outcomes = [(1.0, 1.0)] * pairs_won + [(0.5, 0.0)] * (9 - pairs_won) + [(0.0, 0.5)]
+        result = fit(pairs_of(outcomes), anchors={"B": 0.0})
+        p = superiority(result).loc["A", "B"]
+        low = result.table.loc["A", "elo_low"]
+        assert result.dispersion_df < 30
+        if abs(p - 0.975) > 0.005:
+            assert (low > 0) == (p > 0.975), (pairs_won, low, p)
+
+
+@pytest.mark.parametrize("score, message", [
+    (2.0, "score_first must be a score from 0 to 1"), (-1.0, "score_first must be a score from 0 to 1"),
+    (math.nan, "score_first must be a score from 0 to 1"),
+])
+def test_scores_outside_zero_to_one_are_refused(score, message):
+    games = pairs_of([(1.0, 0.5)]).assign(score_first=[score, 0.5])
+    with pytest.raises(ParameterError, match=message):
+        ratings(games)
+
+
+@pytest.mark.parametrize("anchors, message", [
+    ({"A": "100"}, "anchor A's Elo must be a finite number, not '100'"),
+    ({"A": math.inf}, "anchor A's Elo must be a finite number, not inf"),
+    (["A=0"], "anchors are bot -> Elo"),
+])
+def test_bad_anchors_are_named(anchors, message):
+    with pytest.raises(ParameterError, match=re_escape(message)):
+        ratings(pairs_of([(1.0, 0.5)]), anchors=anchors)
+
+
+def re_escape(text):
+    import re
+
+    return re.escape(text)
+
+
+def test_bad_priors_and_tables_are_named():
+    games = pairs_of([(1.0, 0.5)])
+    for prior in (-1.0, math.nan, math.inf):
+        with pytest.raises(ValueError, match="prior must be a number of virtual games"):
+            ratings(games, prior=prior)
+    with pytest.raises(ParameterError, match="superiority takes a Fit"):
+        superiority(ratings(games))
+    odd = games.assign(pairing=[math.nan, math.nan], opening=pd.Categorical([None, None]))
+    assert ratings(odd)["elo"].tolist() == pytest.approx(ratings(games)["elo"].tolist())
+
+
+def test_every_report_table_follows_the_anchored_standings():
+    from results.report import View as ReportView, report
+
+    games = simulated(np.array([0.0, 30.0, 60.0, 400.0]), 0.0, 0.2, 4, seed=13).assign(
+        pairing=0, tournament="t", result="", termination="normal", loser=pd.array([pd.NA] * 48, dtype="Int64"),
+        utility_first=0.0, message="", plies=0)
+    moves = pd.DataFrame(columns=["tournament", "game_id", "ply", "player", "bot", "move", "nodes", "seconds",
+                                  "depth", "score"])
+    tables = report(games, moves, ReportView((("b0", 500.0), ("b1", -500.0)), 4))
+    order = list(tables["standings"].index)
+    assert order == ["b3", "b0", "b2", "b1"] and list(report(games, moves)["standings"].index) != order
+    for name in ("crosstable", "colours", "terminations"):
+        assert list(tables[name].index) == order
+
+
+def test_the_prior_moves_expected_points_at_most_prior():
+    # docs/ratings.md: each bot's expected points move at most ``prior`` from its real ones
+    # (two strong bots among many that draw each other is the worst case found)
+    rows = []
+    for strong in ("s0", "s1"):
+        for weak in range(18):
+            rows += [(strong, f"w{weak}", 1.0), (f"w{weak}", strong, 0.0)]
+    rows += [(f"w{a}", f"w{b}", 0.5) for a in range(18) for b in range(18) if a != b]
+    games = pd.DataFrame([(k, *r) for k, r in enumerate(rows)], columns=["game_id", "first", "second", "score_first"])
+    for prior in (0.3, 1.0):
+        table = ratings(games, prior=prior, first_move=False)
+        r = table["elo"]
+        e = 1 / (1 + 10 ** (-(games["first"].map(r).to_numpy() - games["second"].map(r).to_numpy()) / 400))
+        x = games["score_first"].to_numpy()
+        for bot in table.index:
+            first, second = (games["first"] == bot).to_numpy(), (games["second"] == bot).to_numpy()
+            gap = (x[first] - e[first]).sum() + ((1 - x[second]) - (1 - e[second])).sum()
+            assert abs(gap) <= prior

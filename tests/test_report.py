@@ -240,7 +240,12 @@ def test_the_mle_is_refused_when_infinite_and_the_prior_keeps_ratings_finite():
     for games in (perfect, apart):
         with pytest.raises(ValueError, match="prior > 0"):
             elo(games, prior=0)
-        assert np.isfinite(elo(games).to_numpy()).all()
+        assert np.isfinite(elo(games)[["elo", "se"]].to_numpy()).all()
+    # a perfect score's interval is open on the side the data cannot bound; the others' are not
+    table = elo(perfect)
+    assert table.loc["A", "elo_high"] == np.inf and np.isfinite(table.loc["A", "elo_low"])
+    assert table.loc["B", "elo_low"] == -np.inf and np.isfinite(table.loc["B", "elo_high"])
+    assert np.isfinite(elo(apart)[["elo_low", "elo_high"]].to_numpy()).all()
 
 
 # ---- rendering ---------------------------------------------------------------------------------

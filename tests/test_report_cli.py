@@ -188,4 +188,4 @@ def test_report_refuses_an_anchor_that_is_not_a_bot_in_one_line(db, capsys):
     one_line_error(*run(capsys, "report", db, "--tournament", "full", "--anchor", "nobody=0"),
                    f"--anchor nobody: no such bot in this tournament; bots: {bots}")
     one_line_error(*run(capsys, "report", db, "--anchor", "random"), "--anchor takes BOT=ELO (e.g. random=0), not 'random'")
-    one_line_error(*run(capsys, "report", db, "--los", "-1"), "--los takes a number of bots, 0 or more, not -1")
+    one_line_error(*run(capsys, "report", db, "--los", "-1"), "--los takes 0 (no table) or a number of bots from 2, not -1")

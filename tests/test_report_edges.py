@@ -88,8 +88,8 @@ def test_the_fit_needs_every_bot_connected_only_without_a_prior():
     one_way = make_games(rounds("A", "B", 3, 0, 1) + rounds("B", "C", 4))  # C never scored: no finite MLE
     with pytest.raises(ValueError) as caught:
         elo(one_way, prior=0)
-    assert str(caught.value) == ("no finite maximum-likelihood Elo: some bots scored all or none of the points "
-                                 "against the others; use prior > 0")
+    assert str(caught.value) == ("no finite maximum-likelihood Elo: some bots (or the first movers) scored all or "
+                                 "none of the points against the others; use prior > 0")
     assert np.isfinite(elo(one_way)["elo"]).all()
 
 

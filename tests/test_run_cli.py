@@ -52,11 +52,11 @@ def test_run_reports_anchored_ratings_and_refuses_a_malformed_anchor_before_any_
     code = main(["run", *SMALL, "--db", str(tmp_path / "b.db"), "--anchor", "random:0"])
     out, err = capsys.readouterr()
     assert code == 2 and "--anchor takes BOT=ELO" in err and not stored(tmp_path / "b.db")
-    # a name that is no bot of the run: the stored games are reported at mean 0, with a warning
-    assert main(["run", *SMALL, "--db", str(db), "--name", "anchored", "--anchor", "rnd=0"]) == 0
+    # a name that is no bot of the run: refused before any game
+    code = main(["run", *SMALL, "--db", str(tmp_path / "c.db"), "--anchor", "rnd=0"])
     out, err = capsys.readouterr()
-    assert "--anchor rnd: no such bot in this tournament" in err and "the report's Elo has mean 0" in err
-    assert "held at" not in out and len(table) == 6
+    assert code == 2 and "--anchor rnd: no such bot in this tournament; bots: " in err and err.count("\n") == 1
+    assert not stored(tmp_path / "c.db") and len(table) == 6
 
 
 def test_progress_goes_to_stderr_only(tmp_path):

@@ -14,7 +14,7 @@ from arena.errors import ArenaError
 from arena.front import interrupt
 from arena.front.play import cmd_play
 from arena.front.reports import (
-    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, cmd_list, cmd_report, cmd_show, finish, rating_view,
+    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, check_run_anchors, cmd_list, cmd_report, cmd_show, finish, rating_view,
 )
 from arena.front.options import add_flags, overrides
 from arena.front.settings import DEFAULT_SETTINGS, SPRT_SETTINGS, UsageError
@@ -285,6 +285,7 @@ def cmd_run(registry: Registry, args) -> int:
     view = rating_view(args)  # so does a malformed --anchor
     values = settings(args.config, overrides(args, "run"))
     config, run = build(values)
+    check_run_anchors(view, config, registry)  # and an anchor that is no bot of the run
     result = run_tournament(config, run, plugins=args.plugin)
     return finish(result, run.database, html, result.registry, view=view)
 

@@ -189,6 +189,25 @@ def check_anchors(view, games) -> None:
         raise UsageError(f"--anchor {unknown[0]}: no such bot in this tournament; bots: {', '.join(bots)}")
 
 
+def check_run_anchors(view, config, registry: Registry) -> None:
+    """UsageError, before any game, if an anchor of ``view`` names no bot of the run ``config``
+    (by its display name, or its spec); a plugin not loaded yet leaves the check to the end."""
+    if not view.anchors:
+        return
+    from arena.front.tournament import with_short_names
+
+    try:
+        named = with_short_names(config, registry or get_registry()).bots
+    except ArenaError:
+        return
+    names = {e.name for e in named}
+    names |= {e.name for e in config.bots} | {e.spec for e in config.bots}
+    unknown = [b for b, _ in view.anchors if b not in names]
+    if unknown:
+        shown = sorted(e.name for e in named)
+        raise UsageError(f"--anchor {unknown[0]}: no such bot in this tournament; bots: {', '.join(shown)}")
+
+
 def cmd_report(registry: Registry, args) -> int:
     import results
     from results.report import write, write_file
