@@ -3,7 +3,7 @@
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
 from arena.errors import ArenaError, IllegalMoveError, ParameterError, PluginError, UnknownNameError
-from arena.game import Game, SearchHooks
+from arena.game import CHANCE, Game, Model, SearchHooks
 from arena.hookspecs import hookimpl
 from arena.params import param, parse_spec
 from arena.plugins import Registry, get_registry
@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ArenaError",
     "Bot",
+    "CHANCE",
     "Budget",
     "BudgetExhausted",
     "Counter",
@@ -22,6 +23,7 @@ __all__ = [
     "Game",
     "GameRecord",
     "IllegalMoveError",
+    "Model",
     "MoveRecord",
     "ParameterError",
     "PluginError",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import typing
+from dataclasses import dataclass
 from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from arena.errors import IllegalMoveError
@@ -11,6 +12,37 @@ from arena.params import Configurable
 
 State = Hashable
 Move = Hashable
+
+CHANCE = -1
+"""What ``to_move`` returns at a chance node: the referee draws one of ``chance_outcomes``."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """What kind of game a rule book is (docs/game-model.md): read once per game, never per node."""
+
+    players: int = 2
+    """Seats, numbered 0 (moves first) to players - 1."""
+    chance: bool = False
+    """Some states are chance nodes (``to_move`` returns ``CHANCE``)."""
+    total: float | None = 0.0
+    """The sum of the seats' utilities at every end; None for a general-sum game."""
+
+    def __post_init__(self):
+        if not (isinstance(self.players, int) and self.players >= 1):
+            raise ValueError(f"a game has 1 or more players, not {self.players!r}")
+
+    @property
+    def features(self) -> frozenset[str]:
+        """What this game has beyond a two-player, zero-sum, deterministic one, by name."""
+        out = set()
+        if self.chance:
+            out.add("chance")
+        if self.players != 2:
+            out.add(f"{self.players} players")
+        if self.total != 0.0:
+            out.add("utilities that do not sum to zero")
+        return frozenset(out)
 
 
 class SearchHooks(NamedTuple):
@@ -32,7 +64,8 @@ class SearchHooks(NamedTuple):
 
 
 class Game(Configurable):
-    """A two-player, zero-sum, perfect-information, deterministic game.
+    """A game's rule book: by default two-player, zero-sum, perfect-information and
+    deterministic; ``model`` declares more (chance nodes, see docs/game-model.md).
 
     A game object is a stateless rule book built from declared parameters; a state is an
     immutable, hashable value. ``apply`` returns a new state, so a search may explore
@@ -49,6 +82,8 @@ class Game(Configurable):
     """
 
     kind: typing.ClassVar[str] = "game"
+    model: typing.ClassVar[Model] = Model()
+    """What kind of game this is; the default is a two-player, zero-sum, deterministic one."""
     bounds: tuple[float, float] = (-1, 1)
     """Lowest and highest utility a player can get (set per instance if parameters change it)."""
 
@@ -57,8 +92,24 @@ class Game(Configurable):
         raise NotImplementedError
 
     def to_move(self, state: State) -> int:
-        """The player to move: 0 or 1."""
+        """The player to move: 0 or 1; ``CHANCE`` at a chance node (``model.chance``)."""
         raise NotImplementedError
+
+    def chance_outcomes(self, state: State) -> Sequence[tuple[Move, float]]:
+        """At a chance node: every outcome with its exact probability (each above 0, summing
+        to 1), in a fixed order. ``apply(state, outcome)`` applies one; the rule book never
+        draws at random itself."""
+        raise NotImplementedError(f"{self.name} has no chance nodes")
+
+    def chance_seat(self, state: State, last: int) -> int:
+        """The seat a chance event belongs to, whose stream of outcomes it draws from:
+        ``last`` (the seat of the latest decision, 0 before any) by default, the seat whose
+        turn the event continues. A game where events start the next seat's turn overrides it."""
+        return last
+
+    def utilities(self, state: State) -> tuple[float, ...]:
+        """The utility of every seat at a terminal state, in seat order."""
+        return tuple(self.utility(state, seat) for seat in range(self.model.players))
 
     def legal_moves(self, state: State) -> Sequence[Move]:
         """The legal moves, in a fixed order (searches rely on it to be reproducible)."""
@@ -127,7 +178,7 @@ class Game(Configurable):
             return [self.format_move(m) for m in moves]
         out = []
         for ply, move in enumerate(moves):
-            if move not in self.legal_moves(state):
+            if move not in self.choices(state):
                 raise IllegalMoveError(f"illegal move {move!r} in {self.name} at ply {ply} of the line")
             out.append(self.move_text(state, move))
             state = self.apply(state, move)
@@ -191,13 +242,20 @@ class Game(Configurable):
             return f"{self.player_name(1)} wins"
         return "draw"
 
+    def choices(self, state: State) -> Sequence[Move]:
+        """What may come next: the legal moves, or at a chance node the outcomes."""
+        if self.model.chance and self.to_move(state) == CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes(state)]
+        return self.legal_moves(state)
+
     def play(self, moves: Sequence[Any], state: State | None = None) -> State:
-        """The state after playing ``moves`` (values or text) from ``state`` or the start."""
+        """The state after playing ``moves`` (values or text; chance outcomes among them)
+        from ``state`` or the start."""
         state = self.initial_state() if state is None else state
         for ply, move in enumerate(moves):
             if isinstance(move, str):
                 move = self.parse_move_in(state, move)
-            legal = self.legal_moves(state)
+            legal = self.choices(state)
             if move not in legal:
                 shown = ", ".join(self.move_text(state, m) for m in legal)
                 raise IllegalMoveError(

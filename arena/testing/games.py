@@ -6,7 +6,9 @@ import pickle
 import random
 from dataclasses import dataclass
 
-from arena.game import Game, texts_need_state
+import math
+
+from arena.game import CHANCE, Game, texts_need_state
 from arena.testing.hooks import HookReport, check_search_hooks
 from arena.testing.playout import _Place, _line, _reporting, _require, _transposed, random_playout
 
@@ -58,8 +60,12 @@ def _check_state(game: Game, state, path) -> None:
     _check_hashable(state, where)
     assert pickle.loads(pickle.dumps(state)) == state, f"{where}: state does not survive pickling"
     player = game.to_move(state)
-    assert player in (0, 1), f"{where}: to_move returned {player!r}"
-    legal = list(game.legal_moves(state))
+    if game.model.chance and player == CHANCE:
+        _check_chance(game, state, where)
+        legal = [outcome for outcome, _ in game.chance_outcomes(state)]
+    else:
+        assert player in (0, 1), f"{where}: to_move returned {player!r}"
+        legal = list(game.legal_moves(state))
     assert legal, f"{where}: non-terminal state has no legal moves"
     assert len(set(legal)) == len(legal), f"{where}: legal moves repeat: {legal!r}"
     for move in legal:
@@ -78,6 +84,21 @@ def _check_state(game: Game, state, path) -> None:
     assert low < h0 < high, f"{where}: heuristic {h0} not strictly inside {game.bounds}"
     assert abs(h0 + h1) < 1e-9, f"{where}: heuristic not zero-sum ({h0} for 0, {h1} for 1)"
     assert isinstance(game.render(state), str)
+
+
+def _check_chance(game: Game, state, where: str) -> None:
+    """A chance node's outcomes: each with a probability above 0, together summing to 1,
+    none repeated, every one applicable, and no decision to take there."""
+    outcomes = list(game.chance_outcomes(state))
+    assert outcomes, f"{where}: chance node without outcomes"
+    for item in outcomes:
+        assert isinstance(item, tuple) and len(item) == 2, f"{where}: chance outcome {item!r} is not (outcome, probability)"
+    probabilities = [float(p) for _, p in outcomes]
+    assert all(math.isfinite(p) and p > 0 for p in probabilities), f"{where}: probabilities {probabilities} must be above 0"
+    assert abs(math.fsum(probabilities) - 1) < 1e-12, f"{where}: probabilities sum to {math.fsum(probabilities)!r}, not 1"
+    assert not list(game.legal_moves(state)), f"{where}: a chance node has legal moves too"
+    for outcome, _ in outcomes:
+        game.apply(state, outcome)  # every outcome applies
 
 
 def _check_terminal(game: Game, state, moves) -> None:

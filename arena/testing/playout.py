@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from contextlib import contextmanager
 
-from arena.game import Game
+from arena.game import CHANCE, Game
 
 
 class _Place:
@@ -45,6 +45,18 @@ def random_playout(game: Game, rng: random.Random, max_plies: int = 10_000, plac
         if place is not None:
             place.ply = len(moves)
         assert len(moves) < max_plies, f"{game.name}: random playout still going after {max_plies} plies"
+        mover = game.to_move(state)
+        assert mover != CHANCE or game.model.chance, (
+            f"{game.name}: to_move returned -1 (CHANCE) after {_line(game, moves)}, but its model declares no chance")
+        if mover == CHANCE:  # the dice fall as the rule book says
+            pairs = list(game.chance_outcomes(state))
+            assert pairs and all(isinstance(p, tuple) and len(p) == 2 for p in pairs), (
+                f"{game.name}: chance outcome {pairs[:1]!r} is not (outcome, probability) after {_line(game, moves)}")
+            outcomes, weights = zip(*pairs)
+            move = rng.choices(outcomes, weights)[0]
+            moves.append(move)
+            state = game.apply(state, move)
+            continue
         legal = game.legal_moves(state)
         assert legal, f"{game.name}: non-terminal state without legal moves after {_line(game, moves)}"
         move = rng.choice(list(legal))
@@ -82,7 +94,7 @@ def _transposed(game: Game, moves, states):
             continue
         state = start
         for move in (moves[i + 2], moves[i + 1], moves[i]):
-            if game.is_terminal(state) or move not in game.legal_moves(state):
+            if game.is_terminal(state) or move not in game.choices(state):
                 break
             state = game.apply(state, move)
         else:
