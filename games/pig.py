@@ -3,7 +3,8 @@
 
 Each turn a player rolls a die as often as it likes. A 1 ends the turn and loses the turn's
 total; any other face adds to it. Holding banks the turn's total and passes the die. The
-first to bank ``goal`` points wins.
+first to bank ``goal`` points wins; a player whose turn total reaches the goal can only hold
+(as in Neller and Presser's analysis, which ends the game there).
 
 State: ``(player, own score, other's score, turn total, rolling)``, the scores those of the
 player on turn and of the other; ``rolling`` is True while the die is in the air (a chance
@@ -37,6 +38,8 @@ class Pig(Game):
     def legal_moves(self, state):
         if state[4] or self.is_terminal(state):
             return []
+        if state[1] + state[3] >= self.goal:  # holding wins: rolling on could only lose it (and the states would never end)
+            return [HOLD]
         return [ROLL, HOLD]
 
     def chance_outcomes(self, state):

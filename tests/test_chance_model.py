@@ -127,3 +127,42 @@ def test_games_without_chance_say_so():
     with pytest.raises(NotImplementedError, match="nim has no chance nodes"):
         Nim().chance_outcomes(Nim().initial_state())
     assert Game.chance_seat(Nim(), None, last=1) == 1
+
+
+# ---- exact values by value iteration ----------------------------------------------------------
+
+def test_value_iteration_gives_hand_computed_pig_values():
+    from bots.chance_values import solve
+
+    # goal 1, a two-faced die: the player on turn rolls (holding at 0 only passes the die);
+    # a 2 wins, a 1 passes the same position to the other: W = 1/2 - W/2, so W = 1/3 and the
+    # first player wins (1 + W) / 2 = 2/3. With six faces and goal 2: W = 5/6 - W/6, 6/7.
+    for goal, die, first_wins in ((1, 2, 2 / 3), (2, 6, 6 / 7)):
+        game = Pig(goal=goal, die=die)
+        values = solve(game)
+        assert (values.of(game.initial_state()) + 1) / 2 == pytest.approx(first_wins, abs=1e-9)
+        assert values.best[game.initial_state()] == ROLL
+
+
+def test_value_iteration_agrees_with_the_game_theoretic_value_of_nim():
+    from bots.chance_values import solve
+
+    # Nim: the player to move loses exactly when the heaps' XOR is 0 (Bouton 1901)
+    for heaps in ((1, 2, 3), (1, 2, 4), (3, 4, 5), (2, 2)):
+        game = Nim(heaps=heaps)
+        values = solve(game)
+        xor = 0
+        for h in heaps:
+            xor ^= h
+        assert values.of(game.initial_state()) == (1.0 if xor else -1.0)
+        assert values.sweeps < 20  # no cycles: the values settle in as many sweeps as plies
+
+
+def test_solved_pig_holds_once_the_turn_reaches_the_goal_and_rolls_when_far_behind():
+    from bots.chance_values import solve
+
+    game = Pig(goal=20)
+    values = solve(game)
+    assert values.best[(0, 15, 0, 5, False)] == HOLD  # the only move, and a win
+    assert values.best[(0, 0, 19, 0, False)] == ROLL  # far behind: holding at 0 just passes the die
+    assert -1 < values.of(game.initial_state()) < 1
