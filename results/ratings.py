@@ -192,7 +192,10 @@ def fit(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | None =
     index = {b: k for k, b in enumerate(bots)}
     i = played["first"].map(index).to_numpy(int)
     j = played["second"].map(index).to_numpy(int)
-    fixed = {index[b]: value * K for b, value in anchors.items()}
+    # the fit is the same under a shift of every strength, so it runs with the anchors' mean
+    # at 0 and is shifted back: an anchor of 10^9 Elo costs no precision
+    offset = float(np.mean(list(anchors.values()))) * K if anchors else 0.0
+    fixed = {index[b]: value * K - offset for b, value in anchors.items()}
     model = bt.Model(len(bots), i, j, x, prior, first_move, fixed)
     start = None
     if fixed:  # from the free fit moved onto the anchors: one anchor then needs no step at all
@@ -203,7 +206,7 @@ def fit(games: pd.DataFrame, *, anchors: Mapping[str, float] | Sequence | None =
     dispersion, df, clusters = (bt.dispersion(played, i, j, x, theta, advantage, inverse, first_move) if pairs
                                 else (1.0, 0, len(x)))
     covariance = dispersion * inverse / K**2
-    rating = (theta if fixed else theta - theta.mean()) / K
+    rating = (theta + offset if fixed else theta - theta.mean()) / K
     theta_cov = covariance[: len(bots), : len(bots)]
     se = np.sqrt(np.clip(np.diag(theta_cov), 0.0, None))
     q = interval_quantile(df)

@@ -276,9 +276,9 @@ def test_edge_fields_give_finite_tables():
 def test_an_anchor_far_from_the_field_is_still_a_shift():
     games = simulated(np.array([-300.0, 0.0, 200.0]), 30.0, 0.2, 6, seed=11)
     free = ratings(games)
-    for value in (2510.0, 2910.0, 15000.0, -8000.0):
+    for value in (2510.0, 2910.0, 15000.0, -8000.0, 1e9):
         held = ratings(games, anchors={"b0": value})
-        assert held["elo"].tolist() == pytest.approx((free["elo"] + value - free.loc["b0", "elo"]).tolist(), abs=1e-6)
+        assert held["elo"].tolist() == pytest.approx((free["elo"] + value - free.loc["b0", "elo"]).tolist(), abs=1e-6, rel=1e-15)
         assert held.attrs["first_move"] == pytest.approx(free.attrs["first_move"], abs=1e-6)
 
 
