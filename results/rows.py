@@ -132,6 +132,11 @@ class GameRows(NamedTuple):
     """Its moves, each a tuple laid out as ``MoveRow``."""
 
 
+CHANCE_SEAT = -1
+"""The seat of a chance ply: the referee's draw (``arena.game.CHANCE``)."""
+CHANCE_BOT = "chance"
+"""The ``bot`` of a chance ply (seat -1): the referee's draw, nobody's move."""
+
 _new_game_row = tuple.__new__  # a GameRow from a tuple, without its __new__ written in Python
 
 
@@ -143,12 +148,14 @@ def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
     else:
         plies = players = texts = nodes = seconds = depths = scores = pvs = reported = over = cpus = ()
     firsts = list(map(not_, players))
+    # seat 1's moves: the seats themselves (1 is true, 0 false) unless chance plies (seat -1, neither seat's) are among them
+    seconds_ = list(map((1).__eq__, players)) if CHANCE_SEAT in players else players
     row = _new_game_row(GameRow, (
         game_id, pairing, record.players[0], record.players[1], " ".join(record.opening), record.seed,
         record.result, record.score_first, float(record.utilities[0]), record.termination.value,
         NULL if record.loser is None else record.loser, record.message, record.plies,
-        sum(firsts), len(moves) - sum(firsts), sum(compress(nodes, firsts)), sum(compress(nodes, players)),
-        sum(compress(seconds, firsts), 0.0), sum(compress(seconds, players), 0.0),
+        sum(firsts), sum(seconds_), sum(compress(nodes, firsts)), sum(compress(nodes, seconds_)),
+        sum(compress(seconds, firsts), 0.0), sum(compress(seconds, seconds_), 0.0),
         _now_text(),
     ))  # fmt: skip
     pvs = map(" ".join, pvs) if any(pvs) else repeat("")
@@ -172,7 +179,8 @@ def move_rows(record: GameRecord, game_id: int, tournament: str = "") -> list[di
     """The moves-table rows of a record as dicts (``MOVE_COLUMNS`` and ``pv``), with None for NULL."""
     rows = game_rows(game_id, 0, record).moves
     return [
-        {"tournament": tournament, "bot": record.players[row[2]], **{k: _none(v) for k, v in zip(MoveRow._fields, row)}}
+        {"tournament": tournament, "bot": CHANCE_BOT if row[2] < 0 else record.players[row[2]],
+         **{k: _none(v) for k, v in zip(MoveRow._fields, row)}}
         for row in rows
     ]
 

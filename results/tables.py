@@ -53,7 +53,8 @@ def _load(store: Store, tournament: str | None) -> Tables:
     t = store.tournament(tournament)
     games = pd.read_sql_query("SELECT * FROM games WHERE tournament_id=? ORDER BY game_id", store.db, params=(t.id,))
     moves = pd.read_sql_query(
-        "SELECT m.game_id, m.ply, m.player, CASE m.player WHEN 0 THEN g.first ELSE g.second END AS bot, "
+        "SELECT m.game_id, m.ply, m.player, CASE m.player WHEN 0 THEN g.first WHEN 1 THEN g.second ELSE 'chance' END "
+        "AS bot, "
         "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget, m.cpu FROM moves m JOIN games g "
         "ON g.tournament_id = m.tournament_id AND g.game_id = m.game_id "
         "WHERE m.tournament_id=? ORDER BY m.game_id, m.ply",

@@ -167,3 +167,27 @@ def test_two_jobs_play_many_fast_games_in_chunks_and_store_each_once(tmp_path):
         return games, moves
 
     assert table(tmp_path / "one.db") == table(tmp_path / "two.db")
+
+
+def test_a_chance_ply_counts_for_neither_seat_and_loads_as_chance(store):
+    # a game record with the referee's draws among the moves (seat -1, no nodes): the per-seat
+    # totals count only each seat's own moves, and the moves table names the draws "chance"
+    import results
+    from dataclasses import replace
+
+    from arena.records import MoveRecord
+
+    record = records(1)[0]
+    draws = [MoveRecord(ply, -1, "6", 0, 0.0) for ply in range(len(record.moves))]
+    mixed = tuple(m for pair in zip(draws, record.moves) for m in pair)
+    mixed = tuple(m._replace(ply=k) for k, m in enumerate(mixed))
+    with_chance = replace(record, moves=mixed)
+    row = game_row(with_chance, 0, 0)
+    plain = game_row(record, 0, 0)
+    for column in ("moves_first", "moves_second", "nodes_first", "nodes_second", "seconds_first", "seconds_second"):
+        assert row[column] == plain[column], column
+    assert [m["bot"] for m in move_rows(with_chance, 0)][:2] == ["chance", record.players[0]]
+    t = store.open_tournament("t", "tictactoe", {}, 1, 1, "test")
+    store.save_rows(t, [game_rows(0, 0, with_chance)])
+    moves = results.load(store.path, "t").moves
+    assert (moves.loc[moves["player"] == -1, "bot"] == "chance").all() and (moves["player"] == -1).sum() == len(draws)
