@@ -9,23 +9,25 @@ import math
 import numpy as np
 import pandas as pd
 
+from results.sprt import Z95
+
 PRIOR_DF = 4
 """Degrees of freedom of the dispersion's prior, centred on the coin-flip model's 1."""
 
 
-def quantile(df: int, p: float = 0.975) -> float:
-    """Student's t quantile on ``df`` degrees of freedom (the normal one when ``df`` is 0).
+def quantile(df: int) -> float:
+    """Student's t 97.5% quantile on ``df`` degrees of freedom (the normal one when ``df`` is 0).
 
     Exact for 1 and 2; from 3 on, the Cornish-Fisher expansion of Abramowitz and Stegun,
-    26.7.5 (off by under 0.004 at 3 degrees of freedom for the 97.5% point).
+    26.7.5 (off by under 0.004 at 3 degrees of freedom).
     """
-    z = normal_quantile(p)
+    z = Z95
     if df <= 0:
         return z
     if df == 1:
-        return math.tan(math.pi * (p - 0.5))
+        return math.tan(math.pi * 0.475)
     if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+        return 0.95 / math.sqrt(2 * 0.975 * 0.025)
     g1 = (z**3 + z) / 4
     g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
     g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
@@ -42,22 +44,9 @@ def _log_sigmoid(x):
 
 
 NO_MLE = ("no finite maximum-likelihood Elo: some bots (or the first movers) scored all or none of the points against "
-          "the others; "
-           "use prior > 0")
+          "the others; use prior > 0")
 DIVERGED = 30.0  # natural units (over 5,000 Elo, an expected score of 1e-13): a fit running off to infinity
 erf = np.vectorize(math.erf, otypes=[float])
-
-
-def normal_quantile(p: float) -> float:
-    """The standard normal quantile, by bisection on ``math.erf`` (a few dozen steps)."""
-    low, high = -40.0, 40.0
-    for _ in range(100):
-        mid = (low + high) / 2
-        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
 
 
 class Model:
@@ -159,14 +148,10 @@ class Model:
 
     def _finite(self, params):
         """The fit's parameters, or ValueError where the maximum likelihood ran off to infinity."""
-        if self.prior <= 0 and np.abs(params - params[: self.size].mean() * self.free_strengths()).max(
-                initial=0.0) > DIVERGED:
+        theta, a = self._split(params)
+        if self.prior <= 0 and max(np.abs(theta - theta.mean()).max(initial=0.0), abs(a)) > DIVERGED:
             raise ValueError(NO_MLE)  # e.g. the first mover always won: Ford's test sees no colours
-        return self._split(params)
-
-    def free_strengths(self):
-        """1 for each strength, 0 for the first-move term: a shift of all strengths."""
-        return np.concatenate([np.ones(self.size), np.zeros(len(self.free) - self.size)])
+        return theta, a
 
     def inverse(self, theta, a) -> np.ndarray:
         """The inverse information at the fit over every parameter (zero rows for anchors;
@@ -227,10 +212,8 @@ def dispersion(played, i, j, x, theta, a, inverse, first_move) -> tuple[float, i
     # first-move term by beta: its leverage is that direction's quadratic form in the inverse
     alpha = np.bincount(cluster, weights=w, minlength=count)
     beta = np.bincount(cluster, weights=sign * w, minlength=count)
-    lo = np.bincount(cluster, weights=low, minlength=count) // np.maximum(np.bincount(cluster, minlength=count), 1)
-    lo = lo.astype(int)
-    hi = (np.bincount(cluster, weights=high, minlength=count)
-          // np.maximum(np.bincount(cluster, minlength=count), 1)).astype(int)
+    lo, hi = np.zeros(count, int), np.zeros(count, int)
+    lo[cluster], hi[cluster] = low, high  # a pair's games share its two bots
     m = inverse
     taken = alpha**2 * (m[lo, lo] + m[hi, hi] - 2 * m[lo, hi])
     if first_move:

@@ -20,9 +20,9 @@ from arena.errors import ArenaError, ParameterError
 from arena.formats import stored_format
 from arena.game import Game
 from results.about import About
-from results.render import _number, directory
+from results.render import _missing, _number, directory
 from results.replay import pack, replay
-from results.ratings import Fit, View, fit, superiority
+from results.ratings import Fit, View, fit, origin, superiority
 from results.report import by_colour, standings, terminations
 from results.sprt_report import game_pairs
 
@@ -63,7 +63,7 @@ def _colour(rate: float) -> str:
 
 def _value(v):
     """A cell's sort key for the page: a number, or None for a missing one."""
-    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+    if _missing(v):
         return None
     value = float(v) if isinstance(v, (int, float)) or hasattr(v, "__float__") else v
     return max(min(value, 1e308), -1e308) if isinstance(value, float) else value  # an open interval sorts last
@@ -200,7 +200,7 @@ def html(tables, game: Game | None = None, config: dict | None = None, view: Vie
     template = env.from_string(files.joinpath("templates/report.html.j2").read_text(encoding="utf-8"))
     return template.render(
         about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
-        origin="anchored at " + ", ".join(f"{b} {e:+g}" for b, e in view.anchors) if view.anchors else "mean 0",
+        origin=origin(view.anchors),
         model=_model(fitted), superiority=_superiority(fitted, view.top),
         crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games, order), colours),
         faults=_table(terminations(games, order), FAULTS), charts=charts, charts_missing=charts_missing,

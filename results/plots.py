@@ -20,7 +20,7 @@ from arena.budget import Budget
 from arena.errors import ArenaError
 from results.about import About, Entry
 from results.render import directory
-from results.ratings import View
+from results.ratings import View, origin
 from results.report import crosstable, standings
 
 _COLOURS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000"]
@@ -66,9 +66,7 @@ def _elo(table: pd.DataFrame):
         ax.annotate(f"{value:+.0f}", (value, yy), xytext=(0, 6), textcoords="offset points", ha="center", fontsize=8)
     ax.set_yticks(y, [str(b) for b in table.index])
     ax.set_ylim(-0.7, len(table) - 0.3)
-    anchors = table.attrs.get("anchors") or {}
-    scale = "anchored at " + ", ".join(f"{b} {e:+g}" for b, e in anchors.items()) if anchors else "mean 0"
-    ax.set_xlabel(f"Elo ({scale}) with 95% interval")
+    ax.set_xlabel(f"Elo ({origin(table.attrs.get('anchors') or {})}) with 95% interval")
     ax.set_title("Elo ratings")
     ax.grid(axis="x", alpha=0.3)
     return figure

@@ -46,17 +46,19 @@ import pandas as pd
 from arena.errors import ParameterError
 from results import bradley_terry as bt
 from results.bradley_terry import quantile
+from results.sprt import Z95
 
 K = math.log(10) / 400
 """Elo's logistic scale: P(i beats j) = 1 / (1 + 10**(-(r_i - r_j) / 400)) = sigmoid(K * (r_i - r_j))."""
-Z95 = 1.959963984540054
-"""Standard normal quantile for a two-sided 95% interval."""
 COLUMNS = ["elo", "elo_low", "elo_high", "se"]
 PRIOR = 0.3
 """Virtual drawn games of each bot against the field's mean (docs/ratings.md: what it compresses)."""
+SMALL_DF = 30
+"""Below this many degrees of freedom the dispersion is noisy enough to widen the intervals."""
 
 __all__ = [
-    "COLUMNS", "Fit", "K", "View", "Z95", "fit", "interval_quantile", "quantile", "ratings", "strengths", "superiority",
+    "COLUMNS", "Fit", "K", "View", "Z95", "fit", "interval_quantile", "origin", "quantile", "ratings", "strengths",
+    "superiority",
 ]
 
 
@@ -129,6 +131,19 @@ class Fit:
             "dispersion": self.dispersion, "dispersion_df": self.dispersion_df, "clusters": self.clusters,
             "anchors": dict(self.anchors),
         }
+
+
+def interval_quantile(df: int) -> float:
+    """The quantile of the 95% intervals: Student's t on the dispersion's ``df`` (its prior's
+    included) below ``SMALL_DF``, the normal one from there on (the two differ by under 4%,
+    and bench/ratings.py finds the normal one already a little wide on sparse schedules)."""
+    return quantile(df) if 0 < df < SMALL_DF else Z95
+
+
+def origin(anchors) -> str:
+    """Where ratings are measured from, in words: "mean 0", or "anchored at random +0, sf +2800"."""
+    held = dict(anchors)
+    return "anchored at " + ", ".join(f"{b} {e:+g}" for b, e in held.items()) if held else "mean 0"
 
 
 def _anchors(anchors) -> dict[str, float]:
@@ -256,8 +271,7 @@ def superiority(result: Fit | pd.DataFrame, top: int | None = None) -> pd.DataFr
     cells = 0.5 * (1.0 + bt.erf(z / math.sqrt(2.0)))
     cells[~(var > 0)] = np.nan  # two anchors, or a bot against itself: nothing to tell
     names = table.index[order]
-    out = pd.DataFrame(cells, index=pd.Index(names, name="bot"), columns=list(names))
-    return out
+    return pd.DataFrame(cells, index=pd.Index(names, name="bot"), columns=list(names))
 
 
 def strengths(first: np.ndarray, second: np.ndarray, score: np.ndarray, size: int, *,
@@ -271,11 +285,3 @@ def strengths(first: np.ndarray, second: np.ndarray, score: np.ndarray, size: in
     theta, _ = model.solve()
     return (theta - theta.mean()) / K
 
-
-SMALL_DF = 30
-"""Below this many degrees of freedom the dispersion is noisy enough to widen the intervals."""
-def interval_quantile(df: int) -> float:
-    """The quantile of the 95% intervals: Student's t on the dispersion's ``df`` (its prior's
-    included) below ``SMALL_DF``, the normal one from there on (the two differ by under 4%,
-    and bench/ratings.py finds the normal one already a little wide on sparse schedules)."""
-    return quantile(df) if 0 < df < SMALL_DF else Z95

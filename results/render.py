@@ -52,9 +52,14 @@ BREAK_BEFORE = {"nodes_per_move": "search per move"}
 """Where a text table too wide for the terminal is split first, and what the part after says."""
 
 
+def _missing(value) -> bool:
+    """A cell with nothing in it: None, pandas' NA or NaN."""
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
 def _number(column: str, value) -> str:
     """One cell for people: Elo as signed integers, rates as percentages, counts with commas."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+    if _missing(value):
         return "-"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
         return str(value)
@@ -78,7 +83,7 @@ def _number(column: str, value) -> str:
 
 def _percent(value) -> str:
     """A probability in percent: one decimal, so that 99.9 and 100 stay apart."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+    if _missing(value):
         return "-"
     return f"{100 * value:.1f}"
 

@@ -3,6 +3,7 @@ anchors, and the likelihood-of-superiority matrix."""
 
 import importlib.util
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -326,14 +327,8 @@ def test_scores_outside_zero_to_one_are_refused(score, message):
     (["A=0"], "anchors are bot -> Elo"),
 ])
 def test_bad_anchors_are_named(anchors, message):
-    with pytest.raises(ParameterError, match=re_escape(message)):
+    with pytest.raises(ParameterError, match=re.escape(message)):
         ratings(pairs_of([(1.0, 0.5)]), anchors=anchors)
-
-
-def re_escape(text):
-    import re
-
-    return re.escape(text)
 
 
 def test_bad_priors_and_tables_are_named():
