@@ -128,8 +128,7 @@ def summary(state: PairWalk, stored: int | None = None, base: str = "") -> dict:
         "games": games, "pairs": state.pairs, "max_games": 2 * state.max_pairs,
         "wins": wins, "draws": draws, "losses": losses,
         **dict(zip(PENTANOMIAL, counts)),
-        "elo": elo.value, "elo_low": elo.low, "elo_high": elo.high, "elo_error": elo.error,
-        "nelo": nelo.value, "nelo_low": nelo.low, "nelo_high": nelo.high, "nelo_error": nelo.error,
+        **_prefixed("elo", elo), **_prefixed("nelo", nelo),
         "elo_corrected": corrected,
         **_prefixed("fixed_elo", fixed_elo), **_prefixed("fixed_nelo", fixed_nelo),
         "los": stats.los(counts),
@@ -141,6 +140,7 @@ def summary(state: PairWalk, stored: int | None = None, base: str = "") -> dict:
 
 
 def _prefixed(name: str, interval: stats.Interval) -> dict:
+    """``name``, ``name_low``, ``name_high`` and ``name_error`` of an interval."""
     return {name: interval.value, f"{name}_low": interval.low, f"{name}_high": interval.high,
             f"{name}_error": interval.error}
 
