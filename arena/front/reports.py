@@ -80,9 +80,14 @@ def html_page(db: str, tournament: str | None = None, registry: Registry | None 
 
     check_jinja()  # before the work, and in one line
     tables = results.load(db, tournament)
+    return _stored_page(db, tables, _config(db, tables.about.name), registry, view)
+
+
+def _stored_page(db: str, tables, config: dict, registry: Registry | None, view=None) -> str:
+    """``_page`` of a stored tournament's tables; UsageError when no game is finished yet."""
     if tables.games.empty:
         raise UsageError(f"tournament in {db!r} has no finished game yet")
-    return _page(tables, _config(db, tables.about.name), registry, view)
+    return _page(tables, config, registry, view)
 
 
 def _page(tables, config: dict, registry: Registry | None, view=None) -> str:
@@ -183,10 +188,7 @@ def rating_view(args, games=None):
 
 def check_anchors(view, games) -> None:
     """UsageError if an anchor of ``view`` played none of ``games``."""
-    bots = sorted(set(games["first"]) | set(games["second"]))
-    unknown = [b for b, _ in view.anchors if b not in bots]
-    if unknown:
-        raise UsageError(f"--anchor {unknown[0]}: no such bot in this tournament; bots: {', '.join(bots)}")
+    _known_anchors(view, set(games["first"]) | set(games["second"]))
 
 
 def check_run_anchors(view, config, registry: Registry) -> None:
@@ -200,12 +202,15 @@ def check_run_anchors(view, config, registry: Registry) -> None:
         named = with_short_names(config, registry or get_registry()).bots
     except ArenaError:
         return
-    names = {e.name for e in named}
-    names |= {e.name for e in config.bots} | {e.spec for e in config.bots}
-    unknown = [b for b, _ in view.anchors if b not in names]
+    aliases = {e.name for e in config.bots} | {e.spec for e in config.bots}
+    _known_anchors(view, {e.name for e in named}, aliases)
+
+
+def _known_anchors(view, bots: set, aliases=frozenset()) -> None:
+    """UsageError naming the first anchor of ``view`` that is none of ``bots`` (listed) or ``aliases``."""
+    unknown = [b for b, _ in view.anchors if b not in bots and b not in aliases]
     if unknown:
-        shown = sorted(e.name for e in named)
-        raise UsageError(f"--anchor {unknown[0]}: no such bot in this tournament; bots: {', '.join(shown)}")
+        raise UsageError(f"--anchor {unknown[0]}: no such bot in this tournament; bots: {', '.join(sorted(bots))}")
 
 
 def cmd_report(registry: Registry, args) -> int:
@@ -362,19 +367,22 @@ def finish(result, db, html: Path | None, registry, *, after: str = "", failed: 
         print(f"arena: interrupted{where} {counted} are stored in {db!r}; run the same command again to resume",
               file=sys.stderr)
         return 130
-    name = result.tournament.name
-    if view is not None and view.anchors:
-        import results
+    import results
 
+    name = result.tournament.name
+    tables, config = results.load(db, name), _config(db, name)  # once, for the text and the page
+    if view is not None and view.anchors:
         try:
-            check_anchors(view, results.load(db, name).games)
+            check_anchors(view, tables.games)
         except UsageError as exc:  # the games are stored: report them all the same, at mean 0
             print(f"arena: {exc}; the report's Elo has mean 0", file=sys.stderr)
             view = replace(view, anchors=())
-    print(report_text(db, name, view=view))
+    print(render_report(tables, config, "text", view=view))
     print(f"\n{counted} in {db!r} (tournament {name!r}; {result.played} played now)")
     if html is not None:
-        print(f"HTML report: {write_html_report(db, html, name, registry, view)}")
+        from results.html_report import save
+
+        print(f"HTML report: {save(html, _stored_page(db, tables, config, registry, view))}")
     if result.failed:
         print(f"arena: {len(result.failed)} games could not be played (see the warnings above){failed}; "
               "run the same command again to retry them", file=sys.stderr)
