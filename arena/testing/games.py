@@ -88,11 +88,9 @@ def _check_state(game: Game, state, path) -> None:
 
 def _check_chance(game: Game, state, where: str) -> None:
     """A chance node's outcomes: each with a probability above 0, together summing to 1,
-    none repeated, every one applicable, and no decision to take there."""
+    none repeated, every one applicable, and no decision to take there (their shape, pairs
+    of outcome and probability, the playout that reached the node has checked)."""
     outcomes = list(game.chance_outcomes(state))
-    assert outcomes, f"{where}: chance node without outcomes"
-    for item in outcomes:
-        assert isinstance(item, tuple) and len(item) == 2, f"{where}: chance outcome {item!r} is not (outcome, probability)"
     probabilities = [float(p) for _, p in outcomes]
     assert all(math.isfinite(p) and p > 0 for p in probabilities), f"{where}: probabilities {probabilities} must be above 0"
     assert abs(math.fsum(probabilities) - 1) < 1e-12, f"{where}: probabilities sum to {math.fsum(probabilities)!r}, not 1"
