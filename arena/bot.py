@@ -65,6 +65,9 @@ class Bot(Configurable):
     """True for bots driven by a person (never given a budget, not for tournaments)."""
     external: typing.ClassVar[bool] = False
     """True for bots that run a program of their own (``ProgramBot``)."""
+    handles: typing.ClassVar[frozenset[str]] = frozenset()
+    """What this bot plays beyond two-player, zero-sum, deterministic games: names among a game
+    model's ``features`` ("chance", ...). The default ``suitable`` refuses a game with others."""
 
     rng = _GameRandom()
     """This game's random generator (``random.Random``), seeded by ``new_game`` (0 before)."""
@@ -77,7 +80,15 @@ class Bot(Configurable):
 
     def suitable(self, game: Game) -> str | None:
         """Why this bot cannot play ``game``, or None if it can. Checked at set-up."""
-        return None
+        return self.unhandled(game)
+
+    def unhandled(self, game: Game) -> str | None:
+        """What of ``game``'s model this bot does not handle (``handles``), in words, or None."""
+        model = game.model
+        missing = model.features - self.handles
+        if not missing:
+            return None
+        return f"it plays games without {model.describe(missing)}; {game.name} has {model.describe(missing)}"
 
     def check_game(self, game: Game) -> None:
         """Raise ParameterError if this bot refuses ``game``."""

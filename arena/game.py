@@ -34,15 +34,22 @@ class Model:
 
     @property
     def features(self) -> frozenset[str]:
-        """What this game has beyond a two-player, zero-sum, deterministic one, by name."""
+        """What this game has beyond a two-player, zero-sum, deterministic one: the names bots
+        declare in ``Bot.handles`` ("chance", "players", "nonzero-sum")."""
         out = set()
         if self.chance:
             out.add("chance")
         if self.players != 2:
-            out.add(f"{self.players} players")
+            out.add("players")
         if self.total != 0.0:
-            out.add("utilities that do not sum to zero")
+            out.add("nonzero-sum")
         return frozenset(out)
+
+    def describe(self, features) -> str:
+        """``features`` of this game in words, e.g. "chance and 3 players"."""
+        words = {"chance": "chance", "players": f"{self.players} players",
+                 "nonzero-sum": "utilities that do not sum to zero"}
+        return " and ".join(words[f] for f in words if f in features)
 
 
 class SearchHooks(NamedTuple):

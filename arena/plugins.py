@@ -105,7 +105,19 @@ class PluginRegistry:
             return
         if cls.external:
             bot.limits = limits  # an engine is started to check it: sandboxed too
-        bot.check_game(game)
+        try:
+            bot.check_game(game)
+        except ParameterError as exc:
+            able = self.bots_for(game) if game.model.features - cls.handles else ()
+            if able:
+                raise ParameterError(f"{exc}: use {', '.join(able)}") from None
+            raise
+
+    def bots_for(self, game: Game) -> list[str]:
+        """The registered bots that handle every feature of ``game``'s model (people's bots aside)."""
+        features = game.model.features
+        return [name for name, entry in self.bots.items()
+                if features <= entry.cls.handles and not entry.cls.interactive]
 
     def game_class(self, name: str) -> type[Game]:
         return self._lookup("game", self.games, name)

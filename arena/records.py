@@ -44,7 +44,7 @@ class MoveRecord(NamedTuple):
     ply: int
     """Number of moves played before this one (0 for the first)."""
     player: int
-    """Who moved: 0 or 1."""
+    """Who moved: 0 or 1; -1 (``arena.CHANCE``) for a chance outcome the referee drew."""
     move: str
     """The move, in the game's notation."""
     nodes: int

@@ -8,8 +8,9 @@ from typing import Callable, Sequence
 
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter, counted
+from arena.dice import Dice, seed_key
 from arena.errors import BotFault, ParameterError
-from arena.game import Game, State, bounds_problem, texts_need_state
+from arena.game import CHANCE, Game, State, bounds_problem, texts_need_state
 from arena.limits import DEFAULT_LIMITS
 from arena.records import GameRecord, MoveRecord, Termination
 
@@ -50,6 +51,7 @@ def play_game(
     opening: Sequence = (),
     observer: Observer | None = None,
     time_margin: float = DEFAULT_LIMITS.time_margin,
+    dice: Dice | None = None,
 ) -> GameRecord:
     """Play one game; ``bots[0]`` moves first. Returns the full record.
 
@@ -58,8 +60,15 @@ def play_game(
     checked against ``legal_moves``. A bot that raises, returns an illegal
     move or overruns its time budget by more than ``time_margin`` loses the game at once
     with the game's lowest utility, and the record says why.
+
+    At a chance node the referee draws the outcome from ``dice`` (``arena.dice``; default:
+    streams from ``seed``, as foreseeable as it is) and records it as a ply of seat
+    ``CHANCE``; in a game with chance the bots' seeds come from the dice, one way.
     """
     _check_arguments(game, bots, names, budgets, seed, time_margin)
+    chance = game.model.chance
+    if dice is None and chance:
+        dice = Dice(seed_key(seed))
     names = tuple(names) if names else tuple(b.spec for b in bots)
     budgets = tuple(budgets) if budgets else (_UNLIMITED, _UNLIMITED)
     state = game.play(opening) if opening else game.initial_state()
@@ -76,7 +85,7 @@ def play_game(
     views = (counted(game, counters[0]), counted(game, counters[1]))
     for player, bot in enumerate(bots):
         try:
-            bot.new_game(views[player], player, bot_seed(seed, player))
+            bot.new_game(views[player], player, dice.bot_seed(seed, player) if chance else bot_seed(seed, player))
             if opening_texts and hasattr(bot, "opening"):
                 bot.opening(opening_texts)
         except BotFault as fault:
@@ -108,8 +117,23 @@ def play_game(
     # bots whose nodes are counted in their own process (isolated ones): recorded as reported
     reports = tuple(getattr(bot, "reports_nodes", False) is True for bot in bots)
     ply = len(opening)
+    opening_seat = _last_seat(game, opening) if chance else 0  # the seat of the opening's latest decision
+    drawn = [0, 0]  # draws made from each seat's stream
     while not game.is_terminal(state):
         player = game.to_move(state)
+        if player < 0:  # a chance node: the referee draws, no bot is asked
+            if dice is None:
+                dice = Dice(seed_key(seed))
+            # the seat of the latest decision, looked up here so that a ply of a player costs nothing more
+            last = next((m.player for m in reversed(moves) if m.player >= 0), opening_seat)
+            record, state = _chance_ply(game, state, dice, ply, last, drawn)
+            moves.append(record)
+            ply += 1
+            for tell in followers:
+                tell(record.text)
+            if observer is not None:
+                observer(state, record)
+            continue
         legal = game.legal_moves(state)
         counter = counters[player]
         cpu_clock = cpu_clocks[player]
@@ -196,6 +220,32 @@ def play_game(
     return _record(
         game, names, budgets, seed, opening_texts, moves, utilities, Termination.NORMAL, None, game.result_text(state)
     )
+
+
+def _chance_ply(game: Game, state: State, dice: Dice, ply: int, last: int, drawn: list[int]):
+    """Draw a chance node's outcome from its seat's stream: the ply's record and the state after it."""
+    player = game.to_move(state)
+    if player != CHANCE:
+        raise ValueError(f"{game.name}: to_move returned {player!r} at ply {ply}: a seat from 0, or CHANCE (-1)")
+    seat = game.chance_seat(state, last)
+    if seat not in (0, 1):
+        raise ValueError(f"{game.name}: chance_seat returned {seat!r} at ply {ply}: a seat, 0 or 1")
+    outcome = dice.pick(game.chance_outcomes(state), seat, drawn[seat])
+    drawn[seat] += 1
+    text = game.move_text(state, outcome)
+    record = _new_move(MoveRecord, (ply, CHANCE, text, 0, 0.0, None, None, (), False, False, None))
+    return record, game.apply(state, outcome)
+
+
+def _last_seat(game: Game, opening: Sequence) -> int:
+    """The seat of the opening's latest decision (0 if none): the default owner of a chance event."""
+    state, last = game.initial_state(), 0
+    for m in opening:
+        player = game.to_move(state)
+        if player >= 0:
+            last = player
+        state = game.apply(state, game.parse_move_in(state, m) if isinstance(m, str) else m)
+    return last
 
 
 def _check_arguments(game, bots, names, budgets, seed, time_margin) -> None:

@@ -6,6 +6,7 @@ from arena import hookimpl
 @hookimpl
 def register_bots(register):
     from bots.alphabeta import AlphaBetaBot
+    from bots.expectimax import ExpectimaxBot, Star1Bot, Star2Bot
     from bots.greedy import GreedyBot
     from bots.human import HumanBot
     from bots.iterative import IterativeBot
@@ -14,5 +15,6 @@ def register_bots(register):
     from bots.random_bot import RandomBot
     from bots.solver import SolverBot
 
-    for cls in (RandomBot, GreedyBot, MinimaxBot, AlphaBetaBot, IterativeBot, SolverBot, MCTSBot, HumanBot):
+    for cls in (RandomBot, GreedyBot, MinimaxBot, AlphaBetaBot, IterativeBot, SolverBot, MCTSBot, ExpectimaxBot,
+                Star1Bot, Star2Bot, HumanBot):
         register(cls)

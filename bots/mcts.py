@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from math import log, sqrt
 
-from arena import Bot, BudgetExhausted, Decision, param
+from arena import CHANCE, Bot, BudgetExhausted, Decision, param
 
 #: Playouts per move when ``playouts`` is None and the budget has no node or time limit.
 UNBOUNDED_PLAYOUTS = 1000
@@ -26,7 +26,7 @@ class _Node:
     """One position in the tree, with the statistics of the move that led to it."""
 
     __slots__ = (
-        "state", "move", "who", "mover", "untried", "children", "n", "w", "q", "isq", "value", "closed"
+        "state", "move", "who", "mover", "untried", "children", "n", "w", "q", "isq", "value", "closed", "drawn"
     )
 
     def __init__(self, state, move, who, mover, untried, value):
@@ -42,13 +42,15 @@ class _Node:
         self.isq = 0.0  # 1 / sqrt(n): UCT's exploration term without its constant
         self.value = value  # at the end of the game: player 0's reward in [0, 1]; else None
         self.closed = value is not None  # every line below is expanded to the end
+        self.drawn = None  # at a chance node: outcome -> child, for the outcomes drawn so far
 
 
 class MCTSBot(Bot):
     """UCT: grows a tree by random playouts and plays the most visited move."""
 
     name = "mcts"
-    description = "Monte Carlo tree search (UCT) with uniformly random playouts"
+    description = "Monte Carlo tree search (UCT) with uniformly random playouts; chance nodes sampled"
+    handles = frozenset({"chance"})
 
     playouts: int | None = param(
         1000,
@@ -74,7 +76,8 @@ class MCTSBot(Bot):
             limit = budget.budget.nodes
             if limit is None and budget.budget.time is None:
                 limit = UNBOUNDED_PLAYOUTS
-        depth = self._search(game, root, limit, until_spent, budget, rng.random, low, high)
+        search = self._search_chance if game.model.chance else self._search
+        depth = search(game, root, limit, until_spent, budget, rng.random, low, high)
         return self._decision(root, rng, moves, low, high, depth)
 
     def _search(self, game, root, limit, until_spent, budget, random, low, high) -> int:
@@ -139,18 +142,88 @@ class MCTSBot(Bot):
                     _close(path)
                 elif budget.exhausted or (until_spent and root.closed):
                     break  # a playout that ended in the tree counted nothing: look at the budget
-                # Backpropagation: each node sums the reward of the player who moved into it.
-                rewards = (value, 1.0 - value)
-                for nd in path:
-                    n = nd.n + 1
-                    nd.n = n
-                    w = nd.w + rewards[nd.who]
-                    nd.w = w
-                    nd.q = w / n
-                    nd.isq = 1.0 / sqrt(n)
+                _back_up(path, value)
                 done += 1
         except BudgetExhausted:
             pass  # the unfinished playout is dropped
+        return deepest - 1
+
+    def _search_chance(self, game, root, limit, until_spent, budget, random, low, high) -> int:
+        """``_search`` for a game with chance nodes: a chance node's child is the outcome
+        drawn by its probability (a new one is added to the tree), never chosen by UCT, and
+        playouts draw outcomes by their probabilities too. Kept apart so the loop of
+        deterministic games pays nothing for it."""
+        apply, legal, to_move, terminal, utility = game.apply, game.legal_moves, game.to_move, game.is_terminal, game.utility
+        outcomes = game.chance_outcomes
+        c = self.exploration
+        span = high - low
+
+        def draw(state):
+            u, total = random(), 0.0
+            pairs = outcomes(state)
+            for outcome, p in pairs:
+                total += p
+                if u < total:
+                    return outcome
+            return pairs[-1][0]
+
+        def made(state, move, who):
+            if terminal(state):
+                return _Node(state, move, who, -1, None, (utility(state, 0) - low) / span)
+            mover = to_move(state)
+            node = _Node(state, move, who, mover, [] if mover == CHANCE else list(legal(state)), None)
+            if mover == CHANCE:
+                node.drawn = {}
+            return node
+
+        done = deepest = 0
+        try:
+            while limit is None or done < limit:
+                node, path = root, [root]
+                while node.value is None:
+                    if node.mover == CHANCE:
+                        outcome = draw(node.state)
+                        child = node.drawn.get(outcome)
+                        if child is None:  # a new outcome: expanded here
+                            child = node.drawn[outcome] = made(apply(node.state, outcome), outcome, node.who)
+                            node.children.append(child)
+                            path.append(child)
+                            node = child
+                            break
+                    elif node.untried:  # one untried move, picked at random
+                        untried = node.untried
+                        i = int(random() * len(untried))
+                        move = untried[i]
+                        untried[i] = untried[-1]
+                        untried.pop()
+                        child = made(apply(node.state, move), move, node.mover)
+                        node.children.append(child)
+                        path.append(child)
+                        node = child
+                        break
+                    else:  # UCT among the children
+                        k = c * sqrt(log(node.n))
+                        child = max(node.children, key=lambda ch: ch.q + k * ch.isq)
+                    path.append(child)
+                    node = child
+                if len(path) > deepest:
+                    deepest = len(path)
+                value = node.value
+                if value is None:  # a playout: random moves and drawn outcomes to the end
+                    s = node.state
+                    while not terminal(s):
+                        if to_move(s) == CHANCE:
+                            s = apply(s, draw(s))
+                        else:
+                            moves = legal(s)
+                            s = apply(s, moves[int(random() * len(moves))])
+                    value = (utility(s, 0) - low) / span
+                elif budget.exhausted:
+                    break  # a playout that ended in the tree counted nothing: look at the budget
+                _back_up(path, value)
+                done += 1
+        except BudgetExhausted:
+            pass
         return deepest - 1
 
     def _decision(self, root, rng, moves, low, high, depth) -> Decision:
@@ -167,6 +240,19 @@ class MCTSBot(Bot):
             node = max(visited, key=lambda c: (c.n, c.q))
             pv.append(node.move)
         return Decision(best.move, score=low + best.q * (high - low), depth=depth, pv=tuple(pv))
+
+
+def _back_up(path, value: float) -> None:
+    """Backpropagation: each node on ``path`` sums the reward of the player who moved into it
+    (``value`` is player 0's, in [0, 1])."""
+    rewards = (value, 1.0 - value)
+    for nd in path:
+        n = nd.n + 1
+        nd.n = n
+        w = nd.w + rewards[nd.who]
+        nd.w = w
+        nd.q = w / n
+        nd.isq = 1.0 / sqrt(n)
 
 
 def _close(path) -> None:

@@ -11,9 +11,10 @@ def register_games(register):
     from games.counting import Counting
     from games.nim import Nim
     from games.othello import Othello
+    from games.pig import Pig
     from games.tictactoe import TicTacToe
     from games.tree import Tree
     from games.wythoff import Wythoff
 
-    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello, Chess, Tree):
+    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello, Chess, Tree, Pig):
         register(cls)

@@ -64,9 +64,13 @@ class Pig(Game):
         return 1.0 if player == winner else -1.0
 
     def heuristic(self, state, player):
-        """The lead, counting the turn total as half banked, over the goal: a rough race."""
+        """The lead, the turn's points counted as banked, over the goal; where the die is in
+        the air, the mean over its faces. One ply on, this is "hold at 20" (with a six-sided
+        die, rolling is worth more while the turn holds less than 20 points)."""
+        if state[4]:
+            return sum(self.heuristic(self.apply(state, face), player) for face in range(1, self.die + 1)) / self.die
         mover, own, other, turn, _ = state
-        lead = (own + turn / 2 - other) / self.goal
+        lead = (own + turn - other) / self.goal
         value = 0.9 * max(-1.0, min(1.0, lead))
         return value if player == mover else -value
 

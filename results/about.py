@@ -16,6 +16,13 @@ from arena.formats import stored_format
 from arena.records import GameRecord
 
 
+#: How the dice of a game with chance fell, in a report's settings line.
+CHANCE_WORDS = {
+    "duplicate": "duplicate chance (a pair's games draw the same outcomes seat by seat)",
+    "independent": "independent chance (every game its own dice)",
+}
+
+
 @dataclass(frozen=True)
 class Entry:
     """One bot of the field."""
@@ -70,10 +77,14 @@ class About:
     """Every bot process ran under bubblewrap (see arena.execution.sandbox.bubblewrap)."""
     plan: str | None = None
     """How much each bot plays, in the format's words (``Format.describe``)."""
+    chance: str | None = None
+    """In a game with chance, where the dice came from: "duplicate" (a pair's games drew the
+    same outcomes seat by seat) or "independent"; None otherwise."""
 
     @classmethod
-    def from_store(cls, tournament, finished: int) -> "About":
-        """From a ``results.store.Tournament`` row and the number of games stored for it."""
+    def from_store(cls, tournament, finished: int, keyed: bool = False) -> "About":
+        """From a ``results.store.Tournament`` row and the number of games stored for it;
+        ``keyed``: its dice have a key (a game with chance, ``Store.keyed``)."""
         config = tournament.config
         bots = tuple(Entry(b["name"], b.get("spec"), b.get("budget")) for b in config.get("bots", ()))
         return cls(
@@ -86,6 +97,7 @@ class About:
             version=tournament.version, opening_file=(config.get("opening_book") or {}).get("file"),
             sandboxed=bool(config.get("sandbox")), rounds=config.get("rounds"), race=config.get("race"),
             plan=stored_format(config).describe(config) if config else None,
+            chance=("independent" if config.get("independent_chance") else "duplicate") if keyed else None,
         )
 
     @classmethod
@@ -139,6 +151,8 @@ class About:
             parts.append(f"seed {self.seed}")
         if self.sandboxed:
             parts.append("sandboxed (bubblewrap)")
+        if self.chance is not None:
+            parts.append(CHANCE_WORDS[self.chance])
         return ", ".join(parts) or "settings not recorded"
 
     def provenance(self) -> str:
@@ -154,7 +168,7 @@ class About:
             "format": self.format, "challengers": list(self.challengers),
             "games_per_pairing": self.games_per_pairing, "openings": self.openings, "seed": self.seed,
             "opening_file": self.opening_file, "started": self.started, "version": self.version,
-            "sandboxed": self.sandboxed, "rounds": self.rounds, "race": self.race, "finished": self.finished,
+            "sandboxed": self.sandboxed, "chance": self.chance, "rounds": self.rounds, "race": self.race, "finished": self.finished,
             "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
         }
 

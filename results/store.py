@@ -25,6 +25,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Callable
 
+from arena.dice import new_key
 from arena.records import GameRecord
 from results.sqlite import (
     StoreError,
@@ -245,6 +246,32 @@ class Store:
         )
         return Tournament(tournament.id, tournament.name, tournament.game, config, tournament.seed, scheduled,
                           tournament.version, tournament.started)
+
+    def chance_key(self, tournament: Tournament) -> bytes:
+        """The secret the tournament's dice are keyed with (``arena.dice``), made on first use and
+        kept here, so that a resumed or grown run draws as the first did. It is never sent to a
+        bot, and a sandboxed bot cannot read this file."""
+
+        def key() -> bytes:
+            # a table of its own, made when first needed: databases without it open as before
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS secrets (tournament_id INTEGER PRIMARY KEY, chance_key BLOB NOT NULL)"
+            )
+            row = self.db.execute("SELECT chance_key FROM secrets WHERE tournament_id=?", (tournament.id,)).fetchone()
+            if row is not None:
+                return bytes(row[0])
+            made = new_key()
+            self.db.execute("INSERT INTO secrets VALUES (?, ?)", (tournament.id, made))
+            return made
+
+        return self._write(f"the key of tournament {tournament.name!r}'s dice", key, lambda: "no game needed it yet")
+
+    def keyed(self) -> set[int]:
+        """The tournaments whose dice have a key: those of games with chance."""
+        try:
+            return {r[0] for r in self.db.execute("SELECT tournament_id FROM secrets")}
+        except sqlite3.OperationalError:  # no secrets table: no game with chance was played here
+            return set()
 
     # Games
 

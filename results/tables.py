@@ -63,7 +63,7 @@ def _load(store: Store, tournament: str | None) -> Tables:
     )
     games.insert(0, "tournament", t.name)
     moves.insert(0, "tournament", t.name)
-    about = About.from_store(t, len(games))
+    about = About.from_store(t, len(games), t.id in store.keyed())
     return Tables(typed_games(games[list(GAME_COLUMNS)]), typed_moves(moves[list(MOVE_COLUMNS)]), about)
 
 

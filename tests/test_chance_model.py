@@ -18,7 +18,9 @@ def test_a_game_declares_nothing_and_is_two_player_zero_sum_and_deterministic():
     assert model == Model() and model.players == 2 and not model.chance and model.total == 0.0
     assert model.features == frozenset()
     assert Pig().model.features == {"chance"}
-    assert Model(players=3, total=None).features == {"3 players", "utilities that do not sum to zero"}
+    three = Model(players=3, total=None)
+    assert three.features == {"players", "nonzero-sum"}
+    assert three.describe(three.features) == "3 players and utilities that do not sum to zero"
     with pytest.raises(ValueError, match="1 or more players"):
         Model(players=0)
 

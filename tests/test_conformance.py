@@ -21,10 +21,25 @@ def test_game_conformance(name):
         assert report.transpositions > 0
 
 
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("game", GAMES)
+# each bot with each game it handles; the others it refuses (below)
+PAIRS = [(b, g) for g in GAMES for b in BOTS if REGISTRY.bot(b).suitable(REGISTRY.game(g)) is None]
+REFUSED = [(b, g) for g in GAMES for b in BOTS if (b, g) not in PAIRS]
+
+
+@pytest.mark.parametrize("bot, game", PAIRS)
 def test_bot_returns_legal_move_within_budget(bot, game):
     checked = check_bot(
         REGISTRY.bot(bot), REGISTRY.game(game), budgets=(Budget(nodes=150), Budget(time=0.03)), positions=3
     )
     assert checked == 6
+
+
+def test_a_bot_refuses_only_the_games_with_what_it_does_not_handle():
+    assert REFUSED, "no bot refuses a registered game"
+    for bot, game in REFUSED:
+        b, g = REGISTRY.bot(bot), REGISTRY.game(game)
+        missing = g.model.features - type(b).handles
+        assert missing, (bot, game)
+        assert b.suitable(g) == f"it plays games without {g.model.describe(missing)}; {game} has {g.model.describe(missing)}"
+        with pytest.raises(AssertionError, match=f"^check_bot: bot '{bot}' refuses {game}: it plays games without"):
+            check_bot(b, g)

@@ -214,6 +214,30 @@ def test_a_game_without_a_picture_replays_its_text(browser, tmp_path, registry):
     assert errors(browser) == []
 
 
+def test_a_chance_ply_is_listed_as_chance_and_said_as_what_it_gave(browser, tmp_path, registry):
+    from results.store import Store
+
+    db, page = tmp_path / "pig.db", tmp_path / "pig.html"
+    assert main(["run", "--game", "pig:goal=20", "--bot", "random", "--bot", "greedy", "--games", "2", "--openings", "0",
+                 "--no-isolation", "--jobs", "1", "--no-progress", "--db", str(db), "--html", str(page)]) == 0
+    with Store(db, create=False) as store:
+        row, moves = store.game(store.tournament(), 0)
+    first = next(k for k, m in enumerate(moves) if m["player"] == -1)  # the first outcome drawn
+    game = registry.game("pig:goal=20")
+    load(browser, page)
+    open_replay(browser, 0)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#moves-table tbody tr")
+    assert len(rows) == len(moves)
+    assert "chance" in rows[first].get_attribute("class") and rows[first].text.split()[1:3] == ["chance", moves[first]["move"]]
+    box = browser.find_element(By.ID, "ply")
+    box.clear()
+    box.send_keys(f"{first + 1}\n")
+    assert browser.find_element(By.ID, "ply-text").text.endswith(f": chance gave {moves[first]['move']}")
+    shown = browser.find_element(By.CSS_SELECTOR, "#board pre").get_attribute("textContent")
+    assert shown == game.render(game.play([m["move"] for m in moves[: first + 1]]))
+    assert errors(browser) == []
+
+
 def test_a_400_game_default_tournament_is_small_and_quick(browser, tmp_path):
     """The default tournament's shape (Connect Four, five bots, 40 games per pairing, 400 games)
     at a smaller budget, so that it plays in seconds: under 5 MB, interactive in under 2 s."""

@@ -12,8 +12,9 @@ from arena.errors import ParameterError
 from arena.formats.gauntlet import Gauntlet
 from arena.formats.roundrobin import RoundRobin
 from arena.formats.swiss import Swiss
+from arena.front.openings import _random_opening
 from arena.front.tournament import (
-    SCHEDULE, Entrant, Stage, TournamentConfig, _legacy_seed, _random_opening, from_stored, game_seed,
+    SCHEDULE, Entrant, Stage, TournamentConfig, _legacy_seed, from_stored, game_seed,
     make_openings, make_schedule, round_count, short_names, stored_form, validate, with_short_names,
 )
 from arena.front.openings import OpeningBook

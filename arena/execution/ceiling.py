@@ -31,6 +31,7 @@ import statistics
 import time
 
 from arena.budget import Budget, BudgetExhausted, Counter, counted
+from arena.game import CHANCE
 
 #: How many times the probe's CPU per node a move may use.
 FACTOR = 5
@@ -109,9 +110,16 @@ def _position(game, plies: int):
     """The position after ``plies`` random moves from the start (seeded), or None if the game ends first."""
     rng = random.Random(plies)
     state = game.initial_state()
-    for _ in range(plies):
+    ply = 0
+    # on past the plies while chance is to move: a bot is asked only where a player is
+    while ply < plies or (not game.is_terminal(state) and game.to_move(state) == CHANCE):
         if game.is_terminal(state):
             return None
-        moves = game.legal_moves(state)
-        state = game.apply(state, moves[rng.randrange(len(moves))])
+        if game.to_move(state) == CHANCE:
+            outcomes, weights = zip(*game.chance_outcomes(state))
+            state = game.apply(state, rng.choices(outcomes, weights)[0])
+        else:
+            moves = game.legal_moves(state)
+            state = game.apply(state, moves[rng.randrange(len(moves))])
+        ply += 1
     return None if game.is_terminal(state) else state

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.budget import Budget
+from arena.dice import Dice
 from arena.limits import Limits
 
 
@@ -35,3 +36,8 @@ class GameTask:
     hosts: tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None = None
     """In a sandboxed run, per player: the plugins its sandboxed host loads, for a bot of a
     third-party plugin (which is never loaded where the referee runs); None for the arena's own bots."""
+    round: int = 0
+    """The round of its pairing it belongs to (each round has its own opening)."""
+    dice: Dice | None = None
+    """Where its chance outcomes come from, in a game with chance; the run's secret in it
+    stays with the referee (see arena.dice)."""

@@ -36,6 +36,7 @@ def play_scheduled(task: GameTask, plugins: tuple[str, ...] = ()) -> tuple[int, 
             seed=task.seed,
             opening=task.opening,
             time_margin=task.limits.time_margin,
+            dice=task.dice,
         )
     finally:
         for bot in bots:

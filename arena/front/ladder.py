@@ -143,12 +143,20 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
                     current = update_config(store, found, lambda c: assign(c["bots"], number))["bots"]
                 return current, news
 
+        key: list[bytes] = []  # the ladder's secret for its dice, read once (a game with chance)
+
         def schedule_for(members: list[dict], number: int) -> Schedule:
             nonlocal openings
             batch_config = tournament_config(stored, members)
             if len(openings) <= number:
                 openings = round_openings(batch_config, game, max(2 * len(openings), number + 1, 16))
-            return Schedule(batch_config, openings=openings, hosts=registry.host_table(batch_config.bots))
+            made = Schedule(batch_config, openings=openings, hosts=registry.host_table(batch_config.bots))
+            if game.model.chance:
+                if not key:
+                    with Store(db, create=False) as store:
+                        key.append(store.chance_key(store.tournament(name)))
+                made.with_key(key[0])
+            return made
 
         def watch(rows, scheduled):
             fmt = config.format

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from arena.errors import ParameterError
+from arena.game import CHANCE, Game
 from arena.opening import Opening, OpeningsError, split_text
 from arena.plugins import Registry
 
@@ -82,3 +83,45 @@ class OpeningBook:
         if self.shuffle:
             random.Random(f"book/{seed}").shuffle(order)
         return [order[r % len(order)] for r in range(count)]
+
+
+def make_openings(game: Game, count: int, plies: int, seed: int, attempts: int = 50) -> list[tuple[str, ...]]:
+    """``count`` openings of ``plies`` random legal moves that never end the game.
+
+    Openings are kept distinct while fresh ones can be found in a few attempts.
+    """
+    if plies == 0:
+        return [()] * count
+    rng = random.Random(f"openings/{seed}")
+    out: list[tuple[str, ...]] = []
+    seen: set[tuple[str, ...]] = set()
+    for _ in range(count):
+        opening = ()
+        for _ in range(attempts):
+            opening = _random_opening(game, plies, rng)
+            if opening not in seen:
+                break
+        seen.add(opening)
+        out.append(opening)
+    return out
+
+
+def _random_opening(game: Game, plies: int, rng: random.Random, tries: int = 100) -> tuple[str, ...]:
+    chance = getattr(getattr(game, "model", None), "chance", False)  # stand-ins for games in tests have no model
+    for _ in range(tries):
+        state, moves = game.initial_state(), []
+        while len(moves) < plies:
+            if chance and game.to_move(state) == CHANCE:  # outcomes drawn by their probabilities
+                drawn = [(o, float(p)) for o, p in game.chance_outcomes(state) if not game.is_terminal(game.apply(state, o))]
+                options, weights = [o for o, _ in drawn], [p for _, p in drawn]
+            else:
+                options = [m for m in game.legal_moves(state) if not game.is_terminal(game.apply(state, m))]
+                weights = None
+            if not options:
+                break  # a dead end: every move ends the game; start again
+            move = rng.choices(options, weights)[0] if weights else rng.choice(options)
+            moves.append(game.move_text(state, move))
+            state = game.apply(state, move)
+        else:
+            return tuple(moves)
+    raise ParameterError(f"cannot find {plies} opening plies in {game.name} that do not end the game; use fewer")

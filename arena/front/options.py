@@ -47,6 +47,9 @@ _LIMITS = (
     Setting("sandbox", "on", False, "run every bot process under bubblewrap: no network, no files but its own and a "
             "scratch folder (default: {default})", commands=(*RUNS, "play"), stored=("sandbox",), fixed=True,
             words=("sandboxed", "not sandboxed")),
+    Setting("independent_chance", "on", False, "in a game with chance, give every game dice of its own; by default "
+            "a pair's two games draw the same outcomes seat by seat, so the luck cancels (default: {default})",
+            commands=RUNS, stored=("independent_chance",), fixed=True, words=("independent chance", "duplicate chance")),
     Setting("watchdog", "float", DEFAULT_LIMITS.watchdog, "limit on a move without a time budget, and on start-up "
             "(default {default})", metavar="SECONDS", commands=(*RUNS, "play"), stored=("watchdog",),
             fixed=True),

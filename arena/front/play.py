@@ -68,9 +68,10 @@ def cmd_play(registry: Registry | None, args) -> int:
 
     def show(state, record: MoveRecord):
         last[0] = state
-        person_next = not game.is_terminal(state) and people[game.to_move(state)]
+        mover = None if game.is_terminal(state) else game.to_move(state)
+        person_next = mover is not None and mover >= 0 and people[mover]
         if not args.quiet or person_next:
-            print(f"\n{move_line(record, names[record.player], game)}")
+            print(f"\n{move_line(record, names[record.player] if record.player >= 0 else 'chance', game)}")
         if not args.quiet:
             print(game.render(state))
 
@@ -117,6 +118,8 @@ def header(game: Game, names, bots, budgets, seed: int) -> str:
 
 def move_line(record: MoveRecord, who: str, game: Game | None = None) -> str:
     """One move with what the search reported; with ``game``, the player named as the game names it."""
+    if record.player < 0:
+        return f"move {record.ply + 1}: chance gives {record.move}"
     nodes = record.nodes
     parts = [f"{nodes:,} node{'' if nodes == 1 else 's'}", f"{record.seconds:.3f}s"]
     if record.depth is not None:

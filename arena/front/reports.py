@@ -263,12 +263,14 @@ def cmd_list(registry: Registry, args) -> int:
         found = store.tournaments()
         counts = store.counts()
         if not (args.tournament or args.games or args.bot or args.result or args.termination):
-            abouts = [About.from_store(t, counts.get(t.id, 0)) for t in found]
+            keyed = store.keyed()
+            abouts = [About.from_store(t, counts.get(t.id, 0), t.id in keyed) for t in found]
             _print_tournaments(abouts, args.json)
             return 0
         tournament = store.tournament(args.tournament)
         rows = store.summaries(tournament)
-    about = About.from_store(tournament, len(rows))
+        keyed = tournament.id in store.keyed()
+    about = About.from_store(tournament, len(rows), keyed)
     rows = _filtered(rows, about, args)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -101,6 +101,8 @@ def run_tournament(
                 tournament = store.grow_tournament(plan.stored, plan.stored_config(), size)
             else:
                 tournament = plan.stored
+            if game.model.chance:
+                schedule.with_key(store.chance_key(tournament))
             stored = store.summaries(tournament)
             done = {r["game_id"] for r in stored}
             todo = [g for g in schedule.games if g.index not in done]

@@ -9,9 +9,10 @@ from dataclasses import InitVar, dataclass, field, replace
 from typing import Sequence
 
 from arena.budget import Budget
+from arena.dice import Dice, game_context, pair_context
 from arena.errors import ArenaError, ParameterError
 from arena.execution.task import GameTask
-from arena.front.openings import OpeningBook
+from arena.front.openings import OpeningBook, make_openings
 from arena.execution.sandbox.probing import check_sandbox
 from arena.opening import Opening
 from arena.game import Game
@@ -68,6 +69,9 @@ class TournamentConfig:
     """What each bot is allowed beyond its budget, the sandbox included (see arena.limits)."""
     isolate: bool = True
     """Run each bot in a supervised process of its own (see arena.execution.isolation)."""
+    independent_chance: bool = False
+    """In a game with chance, every game draws from streams of its own; by default a pair's
+    games share them seat by seat (see arena.dice)."""
     name: str | None = None
     """Tournament name in the results database; None: one derived from the settings (see arena.front.growth)."""
     opening_book: OpeningBook | None = None
@@ -131,6 +135,8 @@ def stored_form(config: TournamentConfig) -> dict:
     # absent unless used, so tournaments stored before they existed keep their identity
     if limits.sandbox:
         out["sandbox"] = True
+    if config.independent_chance:
+        out["independent_chance"] = True
     if config.opening_book is not None:
         out["opening_book"] = config.opening_book.identity()
     return out
@@ -149,7 +155,8 @@ def from_stored(stored: dict) -> TournamentConfig:
                    for b in stored.get("bots", ())),
         budget=Budget.parse(stored["budget"]), games_per_pairing=stored.get("games_per_pairing", 2),
         opening_plies=stored.get("opening_plies", 0), seed=stored.get("seed", 0), format=stored_format(stored),
-        limits=limits, isolate=stored.get("isolate", True), name=stored.get("name"),
+        limits=limits, isolate=stored.get("isolate", True),
+        independent_chance=bool(stored.get("independent_chance")), name=stored.get("name"),
         opening_book=None if book is None else OpeningBook.read(book["file"], book.get("shuffle", False)),
     )
 
@@ -167,6 +174,8 @@ class Schedule:
     """Most games a format paired round by round may play (its games are made as it goes)."""
     hosts: dict | None = None
     """In a sandboxed run, the plugins of each bot spec's host (see ``GameTask.hosts``)."""
+    key: bytes | None = field(default=None, repr=False)
+    """The run's secret for its dice, in a game with chance (see ``with_key``)."""
     _by_name: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -188,7 +197,19 @@ class Schedule:
             budgets=(config.budget_of(a), config.budget_of(b)),
             seed=game_seed(config.seed, first, second, round) if seed is None else seed,
             opening=moves, limits=config.limits, isolate=config.isolate, hosts=self.hosts_of(a.spec, b.spec),
+            round=round, dice=None if self.key is None else Dice(self.key, self._context(first, second, round)),
         )
+
+    def with_key(self, key: bytes | None) -> "Schedule":
+        """This schedule with the run's secret for the dice: its games, and those made later, draw
+        from it (a key is kept with the tournament: see ``results.store.Store.chance_key``)."""
+        self.key = key
+        if key is not None:
+            self.games = [replace(g, dice=Dice(key, self._context(*g.names, g.round))) for g in self.games]
+        return self
+
+    def _context(self, first: str, second: str, round: int) -> str:
+        return (game_context if self.config.independent_chance else pair_context)(first, second, round)
 
     def hosts_of(self, first: str, second: str):
         return None if self.hosts is None else (self.hosts[first], self.hosts[second])
@@ -335,42 +356,6 @@ def round_openings(config: TournamentConfig, game: Game, count: int) -> list:
     if config.opening_book is not None:
         return config.opening_book.rounds(count, config.seed)
     return make_openings(game, count, config.opening_plies, config.seed)
-
-
-def make_openings(game: Game, count: int, plies: int, seed: int, attempts: int = 50) -> list[tuple[str, ...]]:
-    """``count`` openings of ``plies`` random legal moves that never end the game.
-
-    Openings are kept distinct while fresh ones can be found in a few attempts.
-    """
-    if plies == 0:
-        return [()] * count
-    rng = random.Random(f"openings/{seed}")
-    out: list[tuple[str, ...]] = []
-    seen: set[tuple[str, ...]] = set()
-    for _ in range(count):
-        opening = ()
-        for _ in range(attempts):
-            opening = _random_opening(game, plies, rng)
-            if opening not in seen:
-                break
-        seen.add(opening)
-        out.append(opening)
-    return out
-
-
-def _random_opening(game: Game, plies: int, rng: random.Random, tries: int = 100) -> tuple[str, ...]:
-    for _ in range(tries):
-        state, moves = game.initial_state(), []
-        while len(moves) < plies:
-            options = [m for m in game.legal_moves(state) if not game.is_terminal(game.apply(state, m))]
-            if not options:
-                break  # a dead end: every move ends the game; start again
-            move = rng.choice(options)
-            moves.append(game.move_text(state, move))
-            state = game.apply(state, move)
-        else:
-            return tuple(moves)
-    raise ParameterError(f"cannot find {plies} opening plies in {game.name} that do not end the game; use fewer")
 
 
 def short_names(entrants: Sequence[Entrant], registry: Registry) -> tuple[Entrant, ...]:

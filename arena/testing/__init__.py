@@ -15,8 +15,9 @@ from arena.testing.bots import DEFAULT_BUDGETS, TIME_ATTEMPTS, check_bot, check_
 from arena.testing.games import GameReport, check_game
 from arena.testing.hooks import HookReport, check_search_hooks
 from arena.testing.playout import random_playout
+from arena.testing.sampling import SamplingReport, check_sampling
 
 __all__ = [
-    "DEFAULT_BUDGETS", "TIME_ATTEMPTS", "GameReport", "HookReport", "check_bot", "check_game", "check_plugin",
-    "check_search_hooks", "random_playout",
+    "DEFAULT_BUDGETS", "TIME_ATTEMPTS", "GameReport", "HookReport", "SamplingReport", "check_bot", "check_game",
+    "check_plugin", "check_sampling", "check_search_hooks", "random_playout",
 ]

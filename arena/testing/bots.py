@@ -34,12 +34,15 @@ def check_bot(
     limit and the time limit plus ``time_margin``. Returns the number of answers checked.
     """
     _require("check_bot", bot=(bot, Bot), game=(game, Game), positions=(positions, int), seed=(seed, int))
+    why = bot.suitable(game)
+    assert why is None, f"check_bot: bot {bot.spec!r} refuses {game.name}: {why}"
+    chance = game.model.chance
     rng = random.Random(seed)
     checked = 0
     for budget in budgets:
         for _ in range(positions):
             moves = random_playout(game, rng)
-            moves = moves[: rng.randrange(len(moves))]
+            moves = moves[: rng.choice(_decisions(game, moves)) if chance else rng.randrange(len(moves))]
             state = game.play(moves)
             where = f"bot {bot.spec!r} in {game.name} after {_line(game, moves)} with budget {budget}"
             bot_seed = rng.getrandbits(32)
@@ -60,6 +63,16 @@ def check_bot(
                 assert seconds <= budget.time + time_margin, f"{where}: took {shown}"
             checked += 1
     return checked
+
+
+def _decisions(game: Game, moves) -> list[int]:
+    """The plies of a playout at which a player, not chance, is to move."""
+    state, out = game.initial_state(), []
+    for ply, move in enumerate(moves):
+        if game.to_move(state) >= 0:
+            out.append(ply)
+        state = game.apply(state, move)
+    return out
 
 
 def _timed_ask(bot: Bot, game: Game, moves, state, budget: Budget, seed: int, where: str):

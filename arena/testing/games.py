@@ -1,4 +1,5 @@
-"""Conformance checks of a game: playouts, states, terminals, transpositions, and its search hooks."""
+"""Conformance checks of a game: playouts, states, terminals, transpositions, its search hooks,
+and in a game with chance the referee's draws (``arena.testing.sampling``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import math
 
 from arena.game import CHANCE, Game, texts_need_state
 from arena.testing.hooks import HookReport, check_search_hooks
+from arena.testing.sampling import SamplingReport, check_sampling
 from arena.testing.playout import _Place, _line, _reporting, _require, _transposed, random_playout
 
 
@@ -23,6 +25,8 @@ class GameReport:
     """Pairs of transposed move orders found to reach the same position (and checked)."""
     hooks: HookReport | None = None
     """What ``check_search_hooks`` looked at."""
+    sampling: SamplingReport | None = None
+    """In a game with chance, what ``check_sampling`` tested: the referee's draws against the rule book."""
 
 
 
@@ -52,7 +56,8 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0, max_plies: int 
             _check_terminal(game, states[-1], moves)
             transpositions += _check_transpositions(game, moves, states)
     hooks = check_search_hooks(game, playouts=playouts, seed=seed, max_plies=max_plies)
-    return GameReport(playouts, positions, transpositions, hooks)
+    sampling = check_sampling(game, seed=seed) if game.model.chance else None
+    return GameReport(playouts, positions, transpositions, hooks, sampling)
 
 
 def _check_state(game: Game, state, path) -> None:

@@ -99,6 +99,9 @@ class EngineBot(ProgramBot):
     # set-up
 
     def suitable(self, game: Game) -> str | None:
+        why = self.unhandled(game)
+        if why:
+            return why
         try:
             engine = self._start(game)
         except BotFault as fault:
@@ -354,6 +357,7 @@ class ArenaEngine(EngineBot):
     name = "engine"
     description = "an engine in any language speaking the arena protocol: engine:cmd=./bot --level 3"
     hello, hello_ok = "arena 1", "arenaok"
+    handles = frozenset({"chance"})  # outcomes come as moves of the position line (docs/protocol.md)
 
 
 def movetime(limits) -> float | None:

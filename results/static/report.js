@@ -91,14 +91,22 @@ function cell(row, text, numeric) {
   if (numeric) td.className = "num";
 }
 
+// who made a ply: the opening's (player null), chance's (-1: an outcome the referee drew), or a player's
+function mover(m, data) {
+  if (m.player === null) return "opening";
+  if (m.player < 0) return "chance";
+  return `${data.names[m.player]}: ${m.player === 0 ? data.first : data.second}`;
+}
+
 function listMoves(data) {
   movesBody.replaceChildren();
   data.moves.forEach((m, k) => {
     const row = movesBody.insertRow();
     row.dataset.ply = k + 1; // the board after this move
     if (m.player === null) row.className = "opening";
+    else if (m.player < 0) row.className = "chance";
     cell(row, m.ply, true);
-    cell(row, m.player === null ? "opening" : `${data.names[m.player]}: ${m.player === 0 ? data.first : data.second}`);
+    cell(row, mover(m, data));
     cell(row, m.move);
     cell(row, number(m.nodes), true);
     cell(row, number(m.depth), true);
@@ -121,9 +129,13 @@ function show(target) {
   }
   plyInput.value = slider.value = ply;
   const move = current.moves[ply - 1];
-  const who = move && move.player !== null ? `${current.names[move.player]} (${move.player === 0 ? current.first : current.second})` : "opening";
-  document.getElementById("ply-text").textContent =
-    ply === 0 ? `ply 0 of ${last}: the start` : `ply ${ply} of ${last}: ${who} played ${move.move}`;
+  let said = "";
+  if (move && move.player !== null && move.player < 0) said = `chance gave ${move.move}`;
+  else if (move) {
+    const who = move.player !== null ? `${current.names[move.player]} (${move.player === 0 ? current.first : current.second})` : "opening";
+    said = `${who} played ${move.move}`;
+  }
+  document.getElementById("ply-text").textContent = ply === 0 ? `ply 0 of ${last}: the start` : `ply ${ply} of ${last}: ${said}`;
   document.getElementById("replay-result").textContent =
     ply === current.moves.length ? `result ${current.result} (${current.termination}): ${current.message}` : "";
   for (const row of movesBody.rows) row.classList.toggle("current", Number(row.dataset.ply) === ply);
