@@ -1,7 +1,8 @@
 """OpenSpiel's games as arena games (a default plugin; it registers nothing without open-spiel).
 
 Every game that ``pyspiel.registered_games()`` declares two-player, sequential,
-deterministic, perfect-information and zero-sum becomes the arena game
+perfect-information and zero-sum, deterministic or with explicit chance (its chance nodes
+list their outcomes' probabilities: ``ChanceRules``), becomes the arena game
 ``openspiel.<short name>`` (``openspiel.hex``), with OpenSpiel's parameters as declared
 parameters (``openspiel.hex:board_size=7``). Only ``players`` is left out: it is always 2.
 
@@ -38,7 +39,7 @@ import os
 import sys
 import typing
 
-from arena import Game, hookimpl, param
+from arena import CHANCE, Game, Model, hookimpl, param
 from arena.errors import ParameterError
 from arena.params import format_value
 from games.openspiel_text import ActionTexts, PositionTexts
@@ -79,15 +80,21 @@ _loaded: dict[str, object] = {}  # OpenSpiel game string -> pyspiel game, for un
 
 
 def suitable(game_type) -> bool:
-    """Whether an OpenSpiel game type is one the arena can play."""
+    """Whether an OpenSpiel game type is one the arena can play: two-player, sequential,
+    perfect-information and zero-sum, deterministic or with chance nodes that list their
+    outcomes' probabilities (OpenSpiel's explicit stochastic chance)."""
     GameType = type(game_type)
     return (
         game_type.min_num_players <= 2 <= game_type.max_num_players
         and game_type.dynamics == GameType.Dynamics.SEQUENTIAL
-        and game_type.chance_mode == GameType.ChanceMode.DETERMINISTIC
+        and game_type.chance_mode in (GameType.ChanceMode.DETERMINISTIC, GameType.ChanceMode.EXPLICIT_STOCHASTIC)
         and game_type.information == GameType.Information.PERFECT_INFORMATION
         and game_type.utility == GameType.Utility.ZERO_SUM
     )
+
+
+def has_chance(game_type) -> bool:
+    return game_type.chance_mode == type(game_type).ChanceMode.EXPLICIT_STOCHASTIC
 
 
 def game_classes() -> list[type]:
@@ -134,6 +141,8 @@ def _make_class(game_type) -> type:
         state_class = HistoryState
     qualname = "OpenSpiel_" + short
     bases = (OpenSpielGame,) if short in STATE_FREE_TEXTS else (PositionTexts, OpenSpielGame)
+    if has_chance(game_type):
+        bases = (ChanceRules, *bases)
     namespace.update(
         __module__=__name__, __qualname__=qualname, __annotations__=annotations, name=PREFIX + short,
         description=f"{game_type.long_name}, from OpenSpiel", short_name=short, state_class=state_class,
@@ -266,8 +275,13 @@ def _restore(game_string: str, history: tuple) -> SpielState:
     for action in history:
         mover = state.current_player()
         state.apply_action(action)
-        player = state.current_player() if not state.is_terminal() else 1 - mover
+        player = state.current_player() if not state.is_terminal() else _after(mover)
     return state_class(state, player)
+
+
+def _after(mover: int) -> int:
+    """Who would move after ``mover`` at the end of a game: the other player (0 after chance)."""
+    return 1 - mover if mover >= 0 else 0
 
 
 class OpenSpielGame(ActionTexts, Game):
@@ -294,7 +308,7 @@ class OpenSpielGame(ActionTexts, Game):
             values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
             why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise ParameterError(f"bad parameters {values} for game {self.name!r}; OpenSpiel says: {why}") from None
-        if initial.is_chance_node():  # chess960: the start position is drawn
+        if initial.is_chance_node() and not self.model.chance:  # chess960: the start position is drawn
             values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
             raise ParameterError(f"parameters {values} make {self.name!r} start with a chance move; the arena plays "
                                  "deterministic games")
@@ -385,6 +399,28 @@ class OpenSpielGame(ActionTexts, Game):
                 moves = " ".join(map(self.format_move, state_.history()))
             end = f"moves: {moves or '(none)'}\n{end}"
         return f"{state_}\n{end}"
+
+
+class ChanceRules:
+    """Mixed into a game class with chance nodes (OpenSpiel's explicit stochastic games): at a
+    chance node the player is ``CHANCE`` (OpenSpiel's chance player id, -1, too), there are no
+    legal moves, and ``chance_outcomes`` are OpenSpiel's actions with its probabilities."""
+
+    model = Model(chance=True)
+
+    def legal_moves(self, state):
+        return [] if state.player == CHANCE else state.state.legal_actions()
+
+    def chance_outcomes(self, state):
+        return state.state.chance_outcomes()
+
+    def _chain(self, state, move):
+        child = state.state.child(move)
+        key = state._key
+        if key is None:
+            key = state._key = state.key()
+        player = child.current_player()  # a player, CHANCE, or at the end a negative id
+        return HistoryState(child, player if player >= CHANCE else _after(state.player), hash((key, move)))
 
 
 @contextlib.contextmanager

@@ -69,13 +69,17 @@ class ActionTexts:
 
     def format_move(self, move) -> str:
         tables = self._tables or self._text_tables()
-        return tables[0][move]
+        try:
+            return tables[0][move]
+        except IndexError:  # a chance outcome beyond the players' actions: its number
+            return str(move)
 
     def parse_move(self, text: str):
         tables = self._tables or self._text_tables()
         word = compact(text)
         move = tables[1].get(word)
-        count = self.spiel.num_distinct_actions()
+        # chance outcomes are numbered apart from the players' actions (0 if the game has none)
+        count = max(self.spiel.num_distinct_actions(), self.spiel.max_chance_outcomes())
         if move is None and word.isdigit() and word.isascii() and int(word) < count:
             move = int(word)
         if move is None:
@@ -108,11 +112,11 @@ class PositionTexts:
         move = legal_texts(state)[1].get(word)
         if move is not None:
             return move
-        if word.isdigit() and word.isascii() and int(word) < self.spiel.num_distinct_actions():
+        count = max(self.spiel.num_distinct_actions(), self.spiel.max_chance_outcomes())
+        if word.isdigit() and word.isascii() and int(word) < count:
             return int(word)
         legal = list(legal_texts(state)[1])
         shown = ", ".join(legal[:4]) + (", ..." if len(legal) > 4 else "")
-        count = self.spiel.num_distinct_actions()
         raise self.bad_move_text(text, f"a legal move's text ({shown}) or an action number 0-{count - 1}")
 
 

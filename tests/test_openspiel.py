@@ -29,10 +29,13 @@ EXPECTED = {
     "mancala", "mnk", "nim", "nine_mens_morris", "othello", "oware", "pentago", "quoridor", "shogi",
     "tic_tac_toe", "twixt", "ultimate_tic_tac_toe", "xiangqi", "y",
 }
+# Its two-player, sequential, perfect-information, zero-sum games with chance nodes that list
+# their outcomes' probabilities (explicit stochastic).
+CHANCE_GAMES = {"backgammon", "banqi", "einstein_wurfelt_nicht", "maedn", "pig", "yacht"}
 # Games whose random playouts run to hundreds of plies, or whose plies are slow: fewer playouts.
 LONG = {"chess", "antichess", "crazyhouse", "shogi", "xiangqi", "hive", "chinese_checkers", "go", "mnk",
         "lines_of_action", "amazons", "quoridor", "gomoku", "y", "havannah", "checkers", "oware", "cursor_go"}
-BOTS = ["random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts"]
+BOTS = ["random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2"]
 
 
 def short(name):
@@ -40,11 +43,12 @@ def short(name):
 
 
 def test_every_suitable_game_is_found_from_its_type():
-    assert len(NAMES) == 31
-    assert {short(n) for n in NAMES} == EXPECTED
+    assert len(NAMES) == 37
+    assert {short(n) for n in NAMES} == EXPECTED | CHANCE_GAMES
     found = {t.short_name for t in pyspiel.registered_games() if openspiel.suitable(t)}
-    assert found == EXPECTED
-    assert "kuhn_poker" not in found and "backgammon" not in found  # imperfect information, chance
+    assert found == EXPECTED | CHANCE_GAMES
+    assert "kuhn_poker" not in found  # imperfect information
+    assert {short(n) for n in NAMES if REGISTRY.game(n).model.chance} == CHANCE_GAMES
 
 
 def test_names_work_in_specs_and_never_clash_with_the_built_ins():
@@ -102,9 +106,15 @@ def test_every_bot_moves_legally_within_a_small_budget(name):
     game = REGISTRY.game(name)
     rng = random.Random(5)
     moves = random_playout(game, rng, max_plies=5_000)
-    state = game.play(moves[: min(10, len(moves) - 1)])
+    cut = min(10, len(moves) - 1)
+    while game.to_move(game.play(moves[:cut])) < 0:  # a chance node: back to a player's move
+        cut -= 1
+    state = game.play(moves[:cut])
     for spec in BOTS:
         bot = REGISTRY.bot(spec)
+        if bot.suitable(game):  # a search for games without chance, in a chance game: refused
+            assert game.model.chance and "plays games without chance" in bot.suitable(game)
+            continue
         bot.new_game(game, game.to_move(state), 7)
         answer, counter = ask(bot, game, state, Budget(nodes=60))  # counted as the arena counts
         move = getattr(answer, "move", answer)
@@ -300,3 +310,34 @@ def test_without_open_spiel_nothing_changes_and_nothing_is_printed():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stderr == ""
     assert "connect4" in proc.stdout and "openspiel" not in proc.stdout
+
+
+def test_native_pig_and_openspiels_pig_agree_on_the_same_outcomes():
+    """Differential: the same decisions and the same faces in both rule books (OpenSpiel's
+    'roll' is action 0, 'stop' 1, and the face f chance action f - 1) give the same player to
+    move, legal moves, scores, end and result, ply by ply."""
+    from games.pig import HOLD, ROLL, Pig
+
+    rng = random.Random(3)
+    for goal in (20, 100):
+        native, spiel = Pig(goal=goal), REGISTRY.game(f"openspiel.pig:winscore={goal}")
+        for _ in range(40):
+            a, b = native.initial_state(), spiel.initial_state()
+            while not native.is_terminal(a):
+                assert not spiel.is_terminal(b)
+                mover = native.to_move(a)
+                assert spiel.to_move(b) == mover
+                if mover < 0:
+                    face = rng.randint(1, 6)
+                    assert [p for _, p in spiel.chance_outcomes(b)] == pytest.approx([p for _, p in native.chance_outcomes(a)])
+                    a, b = native.apply(a, face), spiel.apply(b, face - 1)
+                    continue
+                legal = native.legal_moves(a)
+                assert [spiel.move_text(b, m) for m in spiel.legal_moves(b)] == ["roll" if m == ROLL else "stop" for m in legal]
+                player, own, other, turn, _ = a
+                scores = (own, other) if player == 0 else (other, own)
+                assert f"Scores: {scores[0]} {scores[1]}, Turn total: {turn}" in str(b.state)
+                move = rng.choice(legal) if len(legal) > 1 else HOLD
+                a, b = native.apply(a, move), spiel.apply(b, 0 if move == ROLL else 1)
+            assert spiel.is_terminal(b)
+            assert native.utility(a, 0) == spiel.utility(b, 0)

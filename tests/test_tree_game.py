@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from arena import IllegalMoveError, ParameterError, get_registry, play_game
+from fractions import Fraction
+
+from arena import CHANCE, IllegalMoveError, ParameterError, get_registry, play_game
 from arena.front.cli import main
 from arena.referee import ask
 from arena.testing import check_game
@@ -328,3 +330,48 @@ def test_cli_plays_a_tree():
     assert "move 1: first (minimax) plays a  (19 nodes" in proc.stdout  # default depth 4 reaches every leaf
     assert "path: a a b; a leaf: 3 for the first player, -3 for the second" in proc.stdout
     assert "first wins (leaf 3)" in proc.stdout
+
+
+# -- chance nodes ----------------------------------------------------------------------------
+
+
+def test_the_aima_chance_example_has_the_books_values_and_an_order_preserving_change_flips_it():
+    """Russell and Norvig, AIMA 3rd ed., Figure 5.12: max over chance nodes (0.9 and 0.1) over
+    min nodes; the first move is worth 0.9 * 2 + 0.1 * 3 = 2.1 and the second 1.3. With the
+    leaves changed to 20, 30, 1 and 400 (same order) the second wins: 40.9 against 21."""
+    from bots.expectimax import ExpectimaxBot, Star1Bot, Star2Bot
+
+    book = Tree(example="aima-chance")
+    changed = Tree(shape="{0.9:[20 20] 0.1:[30 30]} {0.9:[1 1] 0.1:[400 400]}")
+    assert book.model.chance and check_game(book).sampling is not None
+    for cls in (ExpectimaxBot, Star1Bot, Star2Bot):
+        answer, _ = ask(cls(), book, ())
+        assert (answer.move, answer.score) == (0, pytest.approx(2.1))
+        answer, _ = ask(cls(), changed, ())
+        assert (answer.move, answer.score) == (1, pytest.approx(40.9))
+
+
+def test_chance_nodes_read_back_and_the_players_alternate_at_decisions_only():
+    tree = Tree(shape="{1/3:1 2/3:[4 {0.25:5 0.75:[6 7]}]}")
+    assert tree.shape == "{1/3:1 2/3:[4 {0.25:5 0.75:[6 7]}]}"
+    assert Tree(shape=tree.shape).shape == tree.shape
+    assert tree.to_move(()) == CHANCE and tree.chance_outcomes(()) == [(0, Fraction(1, 3)), (1, Fraction(2, 3))]
+    assert tree.to_move((1,)) == 0  # the first decision: max's
+    assert tree.to_move((1, 1)) == CHANCE and tree.to_move((1, 1, 1)) == 1  # the next decision: min's
+    assert "a (1/3): 1" in tree.render(()) and "b (2/3): max" in tree.render(())
+    assert not Tree(example="bois").model.chance
+
+
+@pytest.mark.parametrize("shape, words", [
+    ("{0.5:1 0.4:2}", "the probabilities of a chance node add up to 0.9, not 1"),
+    ("{1 2}", "each child of a chance node {...} comes after its probability and a colon"),
+    ("[0.5:1]", "'0.5:': a probability belongs before a child of a chance node"),
+    ("{0.5:1 0.5:}", "a probability without a child after it"),
+    ("{2:1}", "probability 2 is not above 0 and at most 1"),
+    ("{x:1}", "'x' is not a probability"),
+    ("{0.5:1 0.5:2]", "']' closes the '{' at character 1"),
+])
+def test_a_malformed_chance_node_is_one_line_naming_the_problem(shape, words):
+    with pytest.raises(ParameterError) as info:
+        Tree(shape=shape)
+    assert words in str(info.value) and "\n" not in str(info.value)
