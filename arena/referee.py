@@ -130,7 +130,7 @@ def play_game(
             moves.append(record)
             ply += 1
             for tell in followers:
-                tell(record.text)
+                tell(record.move)
             if observer is not None:
                 observer(state, record)
             continue

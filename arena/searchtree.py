@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from arena.bot import Bot, Decision
 from arena.budget import Budget
 from arena.errors import ParameterError
-from arena.game import Game, State
+from arena.game import CHANCE, Game, State
 from arena.referee import ask
 
 #: Most nodes a recording keeps unless told otherwise (the search itself goes on past it).
@@ -32,7 +32,8 @@ HORIZON = "horizon"  # the depth limit: the game's heuristic
 TABLE = "table"  # the transposition table held a value good enough for the window
 BOUNDS = "bounds"  # the game's value bounds or tactics settled it without searching a child
 OPEN = "open"  # the search stopped (out of budget) before this node had a value
-KINDS = (INNER, LEAF, HORIZON, TABLE, BOUNDS, OPEN)
+PROBE = "probe"  # Star2's probe of a chance node's child: its first move only, a bound on its value
+KINDS = (INNER, LEAF, HORIZON, TABLE, BOUNDS, OPEN, PROBE)
 
 
 @dataclass
@@ -50,13 +51,14 @@ class Node:
     state: State
     """The position."""
     mover: int
-    """The player to move here."""
+    """The player to move here (``CHANCE`` at a chance node)."""
     alpha: float
     """Lower end of the window on entry, from the player to move's view."""
     beta: float
     """Upper end of the window on entry, from the player to move's view."""
     root_view: bool
-    """Whether the player to move is the root's (the maximising player of the lecture notes)."""
+    """Whether the player to move is the root's (the maximising player of the lecture notes);
+    a chance node's value and window are recorded from the root player's view too."""
     value: float | None = None
     """The value the search returned, for the player to move (None: ``OPEN``)."""
     kind: str = INNER
@@ -196,7 +198,7 @@ class Recorder:
         nodes = tree.nodes
         path = () if parent is None else parent.path + (move,)
         node = Node(len(nodes), None if parent is None else parent.index, path, ply, state, mover, alpha, beta,
-                    mover == tree.player, repeat=repeat)
+                    mover == tree.player or mover == CHANCE, repeat=repeat)
         if parent is not None:
             parent.children.append(node.index)
         nodes.append(node)
@@ -211,6 +213,10 @@ class Recorder:
             node.value, node.kind, node.cut = value, kind, cut
             node.pruned, node.skipped = tuple(pruned), tuple(skipped)
         return value
+
+    def current(self) -> Node | None:
+        """The node entered last and not yet left (None if it is not kept)."""
+        return self._stack[-1] if self._tree is not None and self._stack else None
 
     def leaf(self, move, state, mover: int, ply: int, alpha: float, beta: float, value: float, kind: str) -> None:
         self.enter(move, state, mover, ply, alpha, beta)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from math import inf
 
 from arena import CHANCE, BudgetExhausted, Counter, Game
+from arena.searchtree import HORIZON, INNER, LEAF, PROBE, TABLE
 from bots.table import EXACT, LOWER, UPPER, Table
 
 EXPECTIMAX, STAR1, STAR2 = 0, 1, 2
@@ -38,8 +39,14 @@ class ChanceSearch:
     """One search's options and memory: the game, the counter, the table and the history."""
 
     def __init__(self, game: Game, counter: Counter | None = None, *, star: int = STAR2, table: Table | None = None,
-                 ordering: bool = True):
+                 ordering: bool = True, recorder=None):
         self.game, self.counter, self.star, self.table, self.ordering = game, counter, star, table, ordering
+        self.recorder = recorder
+        """An ``arena.searchtree.Recorder`` every node is recorded into (None: nothing is)."""
+        if recorder is not None:  # the recording forms, chosen once: a search that records nothing runs as is
+            self.value, self.probe = self._recorded_value, self._recorded_probe
+            self._root_player, self._ply = 0, 0
+            self._probed: dict = {}  # id -> state of the children probed and not yet searched whole
         self.low, self.high = game.bounds
         hooks = game.search_hooks()
         self.key = hooks.key or (lambda state: state)
@@ -50,6 +57,8 @@ class ChanceSearch:
         """Evaluations made: terminal utilities and heuristics at the horizon."""
         self.horizons = 0
         """Evaluations by the heuristic (a value that a deeper search could change)."""
+        self.hits = 0
+        """Values the table settled."""
 
     # -- the root ------------------------------------------------------------------------
 
@@ -65,17 +74,25 @@ class ChanceSearch:
         sign = 1 if me == 0 else -1
         alpha, beta = self.low, self.high
         best_move, best = None, -inf  # ``best`` for the player to move
+        recorder = self.recorder
+        if recorder is not None:
+            self._root_player, self._ply = me, 1
+            recorder.begin(state, me, depth, *self._window(alpha, beta, me))
         try:
             for move in moves:
                 child = game.apply(state, move)
                 if me == 0:
-                    v = self.value(child, depth - 1, max(alpha, best if best_move is not None else alpha), beta)
+                    v = self.value(child, depth - 1, max(alpha, best if best_move is not None else alpha), beta, move)
                 else:
-                    v = self.value(child, depth - 1, alpha, min(beta, -best if best_move is not None else beta))
+                    v = self.value(child, depth - 1, alpha, min(beta, -best if best_move is not None else beta), move)
                 if best_move is None or sign * v > best:
                     best_move, best = move, sign * v
         except BudgetExhausted:
+            if recorder is not None:
+                recorder.finish(best_move, best, (best_move,) if best_move is not None else (), False, None, ())
             return best_move, best, False
+        if recorder is not None:
+            recorder.finish(best_move, best, (best_move,), True, None, ())
         return best_move, best, True
 
     def exact(self, state, depth: int = 1 << 30) -> float:
@@ -86,9 +103,9 @@ class ChanceSearch:
 
     # -- every node ----------------------------------------------------------------------
 
-    def value(self, state, depth: int, alpha: float, beta: float) -> float:
+    def value(self, state, depth: int, alpha: float, beta: float, move=None) -> float:
         """Fail-soft value for seat 0: exact when strictly inside (alpha, beta), else a bound
-        on the side it falls."""
+        on the side it falls. ``move``, the one that led here, is for a recording search."""
         game = self.game
         if depth <= 0 or game.is_terminal(state):
             return self.leaf(state, depth)
@@ -104,6 +121,7 @@ class ChanceSearch:
                         bound == EXACT or (bound == LOWER and stored >= beta) or (bound == UPPER and stored <= alpha)):
                     if entry[5]:
                         self.horizons += 1  # it rests on a horizon: so does every value above it
+                    self.hits += 1
                     return stored
         horizons = self.horizons
         player = game.to_move(state)
@@ -157,7 +175,7 @@ class ChanceSearch:
         if player == 0:
             best = -inf
             for move in moves:
-                v = value(game.apply(state, move), depth - 1, max(alpha, best), beta)
+                v = value(game.apply(state, move), depth - 1, max(alpha, best), beta, move)
                 if v > best:
                     best, best_move = v, move
                     if best >= beta:
@@ -166,7 +184,7 @@ class ChanceSearch:
         else:
             best = inf
             for move in moves:
-                v = value(game.apply(state, move), depth - 1, alpha, min(beta, best))
+                v = value(game.apply(state, move), depth - 1, alpha, min(beta, best), move)
                 if v < best:
                     best, best_move = v, move
                     if best <= alpha:
@@ -179,7 +197,7 @@ class ChanceSearch:
         game, value, low, high = self.game, self.value, self.low, self.high
         outcomes = game.chance_outcomes(state)
         if self.star == EXPECTIMAX:
-            return sum(float(p) * value(game.apply(state, o), depth - 1, low, high) for o, p in outcomes)
+            return sum(float(p) * value(game.apply(state, o), depth - 1, low, high, o) for o, p in outcomes)
         n = len(outcomes)
         probabilities = [float(p) for _, p in outcomes]
         children = [None] * n  # made when first searched: a pruned outcome is never applied (nor counted)
@@ -194,20 +212,20 @@ class ChanceSearch:
                 mover = game.to_move(child)
                 if mover == 0:  # a max node is worth at least its first move's value
                     b = (beta - (sum_low - p * lows[i])) / p
-                    w = self.probe(child, mover, depth - 1, lows[i], min(b, high))
+                    w = self.probe(child, mover, depth - 1, lows[i], min(b, high), outcomes[i][0])
                     if w > lows[i]:
                         sum_low += p * (w - lows[i])
                         lows[i] = w
                         if sum_low >= beta:
-                            return sum_low
+                            return sum(q * lo for q, lo in zip(probabilities, lows))
                 elif mover == 1:  # a min node at most its first move's value
                     a = (alpha - (sum_high - p * highs[i])) / p
-                    w = self.probe(child, mover, depth - 1, max(a, low), highs[i])
+                    w = self.probe(child, mover, depth - 1, max(a, low), highs[i], outcomes[i][0])
                     if w < highs[i]:
                         sum_high += p * (w - highs[i])
                         highs[i] = w
                         if sum_high <= alpha:
-                            return sum_high
+                            return sum(q * h for q, h in zip(probabilities, highs))
         for i in range(n):
             p, lo, hi = probabilities[i], lows[i], highs[i]
             if lo == hi:
@@ -217,7 +235,7 @@ class ChanceSearch:
                 child = game.apply(state, outcomes[i][0])
             a = max((alpha - (sum_high - p * hi)) / p, lo)  # at or below: the node fails low
             b = min((beta - (sum_low - p * lo)) / p, hi)  # at or above: it fails high
-            v = value(child, depth - 1, a, b)
+            v = value(child, depth - 1, a, b, outcomes[i][0])
             if v <= a:  # an upper bound on the child
                 new_lo, new_hi = lo, max(min(v, hi), lo)
             elif v >= b:  # a lower bound
@@ -227,14 +245,14 @@ class ChanceSearch:
             sum_low += p * (new_lo - lo)
             sum_high += p * (new_hi - hi)
             lows[i], highs[i] = new_lo, new_hi
-            if sum_high <= alpha:
-                return sum_high
+            if sum_high <= alpha:  # the bound written out in order (the running sum carries rounding)
+                return sum(q * h for q, h in zip(probabilities, highs))
             if sum_low >= beta:
-                return sum_low
+                return sum(q * lo for q, lo in zip(probabilities, lows))
         # every child exact: summed in order, as expectimax sums (the running sums carry rounding)
         return sum(p * v for p, v in zip(probabilities, lows))
 
-    def probe(self, state, player: int, depth: int, alpha: float, beta: float) -> float:
+    def probe(self, state, player: int, depth: int, alpha: float, beta: float, move=None) -> float:
         """The value of the first move of a decision node (in search order): a bound on the node's."""
         game, table = self.game, self.table
         key = entry = None
@@ -246,7 +264,7 @@ class ChanceSearch:
             # the move probed, for the full search to search first (its value found in the
             # table); at depth -1, no value of any depth is taken from it
             table.entries[key] = (-1, EXACT, 0.0, first, table.generation, True, state)
-        return self.value(game.apply(state, first), depth - 1, alpha, beta)
+        return self.value(game.apply(state, first), depth - 1, alpha, beta, first)
 
     # -- ordering ------------------------------------------------------------------------
 
@@ -269,3 +287,57 @@ class ChanceSearch:
                 self.history[move] = self.history.get(move, 0) + depth * depth
             except TypeError:  # an unhashable move
                 pass
+
+    # -- recording (``arena tree``) --------------------------------------------------------
+    # Values and windows are recorded for the player to move, and at a chance node for the
+    # root player (arena.searchtree); the search's own are seat 0's.
+
+    def _view(self, value: float, mover: int) -> float:
+        seat = self._root_player if mover == CHANCE else mover
+        return value if seat == 0 else -value
+
+    def _window(self, alpha: float, beta: float, mover: int) -> tuple[float, float]:
+        seat = self._root_player if mover == CHANCE else mover
+        return (alpha, beta) if seat == 0 else (-beta, -alpha)
+
+    def _recorded_value(self, state, depth: int, alpha: float, beta: float, move=None) -> float:
+        recorder, game = self.recorder, self.game
+        terminal = game.is_terminal(state)
+        mover = self._root_player if terminal else game.to_move(state)
+        again = self._probed.pop(id(state), None) is not None  # probed already: made (and counted) once
+        recorder.enter(move, state, mover, self._ply, *self._window(alpha, beta, mover), repeat=again)
+        node, hits = recorder.current(), self.hits
+        self._ply += 1
+        try:
+            v = ChanceSearch.value(self, state, depth, alpha, beta, move)
+        finally:
+            self._ply -= 1
+        kind, cut, pruned = INNER, None, ()
+        if terminal:
+            kind = LEAF
+        elif depth <= 0:
+            kind = HORIZON
+        elif node is not None and not node.children and self.hits > hits:
+            kind = TABLE
+        elif node is not None:
+            nodes = recorder.trees[-1].nodes
+            searched = [nodes[c].move for c in node.children if nodes[c].kind != PROBE]
+            every = ([o for o, _ in game.chance_outcomes(state)] if mover == CHANCE else list(game.legal_moves(state)))
+            if len(searched) < len(every):
+                cut, pruned = len(searched), tuple(m for m in every if m not in searched)
+        return self._left(v, mover, kind, cut, pruned)
+
+    def _left(self, v: float, mover: int, kind: str, cut, pruned) -> float:
+        self.recorder.leave(self._view(v, mover), kind, cut, pruned)
+        return v
+
+    def _recorded_probe(self, state, player: int, depth: int, alpha: float, beta: float, move=None) -> float:
+        """A Star2 probe, recorded as the child it bounds: kind ``PROBE``, with the move it searched below."""
+        self.recorder.enter(move, state, player, self._ply, *self._window(alpha, beta, player))
+        self._probed[id(state)] = state  # kept alive, so the id stays its own until the full search
+        self._ply += 1
+        try:
+            w = ChanceSearch.probe(self, state, player, depth, alpha, beta, move)
+        finally:
+            self._ply -= 1
+        return self._left(w, player, PROBE, None, ())

@@ -18,6 +18,8 @@ class ExpectimaxBot(TableOwner, Bot):
     description = "expectiminimax: chance nodes worth their children's probability-weighted mean (iterative deepening)"
     handles = frozenset({"chance"})
     star = EXPECTIMAX
+    recorder = None
+    """An ``arena.searchtree.Recorder`` that the next searches record into (None: off)."""
 
     depth: int | None = param(None, "search depth in plies, chance plies included (none: deepen until the budget "
                                     "runs out)", min=1)
@@ -30,7 +32,8 @@ class ExpectimaxBot(TableOwner, Bot):
         if len(moves) == 1:
             return Decision(moves[0], depth=0)
         fixed = effective_depth(self.depth, budget.depth)
-        search = ChanceSearch(game, budget, star=self.star, table=self.transposition_table(), ordering=self.ordering)
+        search = ChanceSearch(game, budget, star=self.star, table=self.transposition_table(), ordering=self.ordering,
+                              recorder=self.recorder)
         start = fixed if fixed is not None else 1
         last = fixed if fixed is not None else DEEPEST
         best, done = None, 0

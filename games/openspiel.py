@@ -42,24 +42,15 @@ import typing
 from arena import CHANCE, Game, Model, hookimpl, param
 from arena.errors import ParameterError
 from arena.params import format_value
+from games.openspiel_states import (  # noqa: F401 (the keying's names are read from here too)
+    MARKS_LAST_MOVE, PLACEMENT, PLACEMENT_UNLESS, POSITION_KEYED, HistoryState, MarkedState, PlacementState,
+    PositionState, _after, _restore, state_class_of,
+)
 from games.openspiel_text import ActionTexts, PositionTexts
 
 PREFIX = "openspiel."
 #: Parameters not offered, with the value always given: the arena plays two-player games.
 FIXED = {"players": 2}
-#: Games whose picture, player to move and move number decide the future (see above).
-POSITION_KEYED = frozenset({
-    "breakthrough", "chinese_checkers", "clobber", "connect_four", "dots_and_boxes", "gomoku", "havannah",
-    "hex", "mancala", "mnk", "nim", "nine_mens_morris", "othello", "pentago", "quoridor", "tic_tac_toe",
-    "twixt", "ultimate_tic_tac_toe", "y",
-})
-#: Games where a move only puts the mover's stone on an empty cell, players alternating
-#: and nothing else counting: keyed by each player's cells, two bitmasks (cheaper than
-#: the picture), unless a parameter adds a rule (the swap rule).
-PLACEMENT = frozenset({"gomoku", "havannah", "hex", "mnk", "tic_tac_toe", "y"})
-PLACEMENT_UNLESS = {"swap": True}
-#: Games whose picture marks the last move with brackets (dropped from the key).
-MARKS_LAST_MOVE = frozenset({"havannah", "y"})
 #: Games whose action strings depend on the action and the player only.
 STATE_FREE_TEXTS = frozenset({
     "breakthrough", "checkers", "clobber", "connect_four", "cursor_go", "dots_and_boxes", "go", "gomoku",
@@ -76,7 +67,6 @@ ALTERNATING = frozenset({
 })
 
 _classes: dict[str, type] = {}  # arena name -> game class, built once per process
-_loaded: dict[str, object] = {}  # OpenSpiel game string -> pyspiel game, for unpickling
 
 
 def suitable(game_type) -> bool:
@@ -133,12 +123,7 @@ def _make_class(game_type) -> type:
             continue  # fixed, or a kind of value a spec cannot write (none in open-spiel 2.0)
         annotations[key] = type(default)
         namespace[key] = param(default, f"OpenSpiel's {key!r} of {short}")
-    if short in PLACEMENT:
-        state_class = PlacementState
-    elif short in POSITION_KEYED:
-        state_class = MarkedState if short in MARKS_LAST_MOVE else PositionState
-    else:
-        state_class = HistoryState
+    state_class = state_class_of(short, {})
     qualname = "OpenSpiel_" + short
     bases = (OpenSpielGame,) if short in STATE_FREE_TEXTS else (PositionTexts, OpenSpielGame)
     if has_chance(game_type):
@@ -159,129 +144,6 @@ def _game_class(short: str) -> type:
 
 def _rebuild_game(short: str, params: dict) -> "OpenSpielGame":
     return _game_class(short)(**params)
-
-
-class SpielState:
-    """An immutable position: a pyspiel state never changed once wrapped, compared by key."""
-
-    __slots__ = ("state", "player", "_key", "_texts")  # _texts: set by openspiel_text when asked
-
-    def __init__(self, state, player: int, key=None):
-        self.state = state
-        self.player = player
-        """The player to move; at the end, the one who would have moved next."""
-        self._key = key
-
-    def key(self):
-        raise NotImplementedError
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        mine, theirs = self._key, other._key
-        if mine is None:
-            mine = self._key = self.key()
-        if theirs is None:
-            theirs = other._key = other.key()
-        return mine == theirs
-
-    def __hash__(self):
-        key = self._key
-        if key is None:
-            key = self._key = self.key()
-        return hash(key)
-
-    def __reduce__(self):
-        return (_restore, (str(self.state.get_game()), tuple(self.state.history())))
-
-    def __repr__(self):
-        return f"{type(self).__name__}({str(self.state.get_game())!r}, moves={self.state.history()!r})"
-
-
-class PositionState(SpielState):
-    """Keyed by OpenSpiel's picture, the player to move and the move number."""
-
-    __slots__ = ()
-
-    def key(self):
-        state = self.state
-        return (str(state), self.player, state.move_number())
-
-    def __hash__(self):  # key() written out: a call fewer on every node a table sees
-        key = self._key
-        if key is None:
-            state = self.state
-            key = self._key = (str(state), self.player, state.move_number())
-        return hash(key)
-
-
-class MarkedState(SpielState):
-    """Keyed like PositionState, with the picture's mark of the last move removed."""
-
-    __slots__ = ()
-
-    def key(self):
-        state = self.state
-        return (str(state).replace("[", " ").replace("]", " "), self.player, state.move_number())
-
-
-class PlacementState(SpielState):
-    """Keyed by the cells each player has taken: bit ``2 * cell + player`` of one int, set
-    by ``apply`` as it goes."""
-
-    __slots__ = ()
-
-    def key(self):
-        return sum(1 << (2 * a + i % 2) for i, a in enumerate(self.state.history()))
-
-    def __hash__(self):  # an int key is returned as it is (Python hashes it): a call fewer per node
-        key = self._key
-        if key is None:
-            key = self._key = self.key()
-        return key
-
-
-class HistoryState(SpielState):
-    """Keyed by the moves played: a hash chained move by move (set by ``apply`` as it goes),
-    and the histories themselves where two hashes are equal (see the module docstring)."""
-
-    __slots__ = ()
-
-    def key(self):
-        key = 0
-        for action in self.state.history():
-            key = hash((key, action))
-        return key
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return hash(self) == hash(other) and self.state.history() == other.state.history()
-
-    __hash__ = PlacementState.__hash__  # an int key too; defining __eq__ would otherwise unset it
-
-
-def _restore(game_string: str, history: tuple) -> SpielState:
-    """A state rebuilt from its game's string and its moves (for pickle)."""
-    import pyspiel
-
-    game = _loaded.get(game_string)
-    if game is None:
-        game = _loaded[game_string] = pyspiel.load_game(game_string)
-    params = game.get_parameters()
-    state_class = _game_class(game.get_type().short_name).state_class_for(params)
-    state = game.new_initial_state()
-    player = state.current_player()
-    for action in history:
-        mover = state.current_player()
-        state.apply_action(action)
-        player = state.current_player() if not state.is_terminal() else _after(mover)
-    return state_class(state, player)
-
-
-def _after(mover: int) -> int:
-    """Who would move after ``mover`` at the end of a game: the other player (0 after chance)."""
-    return 1 - mover if mover >= 0 else 0
 
 
 class OpenSpielGame(ActionTexts, Game):
@@ -337,9 +199,7 @@ class OpenSpielGame(ActionTexts, Game):
     @classmethod
     def state_class_for(cls, params: dict) -> type:
         """The state class for these parameter values (a placement game's swap rule adds history)."""
-        if cls.state_class is PlacementState and any(params.get(k) == v for k, v in PLACEMENT_UNLESS.items()):
-            return MarkedState if cls.short_name in MARKS_LAST_MOVE else PositionState
-        return cls.state_class
+        return state_class_of(cls.short_name, params)
 
     def initial_state(self):
         return self._initial

@@ -67,11 +67,12 @@ class Pig(Game):
         """The lead, the turn's points counted as banked, over the goal; where the die is in
         the air, the mean over its faces. One ply on, this is "hold at 20" (with a six-sided
         die, rolling is worth more while the turn holds less than 20 points)."""
-        if state[4]:
-            return sum(self.heuristic(self.apply(state, face), player) for face in range(1, self.die + 1)) / self.die
-        mover, own, other, turn, _ = state
-        lead = (own + turn - other) / self.goal
-        value = 0.9 * max(-1.0, min(1.0, lead))
+        mover, own, other, turn, rolling = state
+        if rolling:  # a 1 loses the turn's points; face f adds f to them (written out: no apply to count)
+            value = (_lead(own, other, 0, self.goal) + sum(_lead(own, other, turn + f, self.goal)
+                                                           for f in range(2, self.die + 1))) / self.die
+        else:
+            value = _lead(own, other, turn, self.goal)
         return value if player == mover else -value
 
     def chance_seat(self, state, last):
@@ -93,3 +94,8 @@ class Pig(Game):
         if text.isdigit() and 1 <= int(text) <= self.die:
             return int(text)
         raise self.bad_move_text(text, f"roll, hold, or a face from 1 to {self.die}")
+
+
+def _lead(own: int, other: int, turn: int, goal: int) -> float:
+    """The heuristic for the player on turn: 0.9 times the lead, turn points banked, over the goal, within -0.9..0.9."""
+    return 0.9 * max(-1.0, min(1.0, (own + turn - other) / goal))

@@ -18,7 +18,8 @@ import re
 from html import escape
 from typing import Callable
 
-from arena.searchtree import BOUNDS, HORIZON, LEAF, OPEN, TABLE, Node, Recording, SearchTree, number_text
+from arena.game import CHANCE
+from arena.searchtree import BOUNDS, HORIZON, LEAF, OPEN, PROBE, TABLE, Node, Recording, SearchTree, number_text
 
 #: Horizontal room per leaf and vertical room per ply, in SVG pixels.
 STEP_X, STEP_Y, MARGIN = 54, 74, 30
@@ -26,7 +27,8 @@ STEP_X, STEP_Y, MARGIN = 54, 74, 30
 STUBS = 4
 #: Terminal colours and other control characters, which XML does not allow.
 _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_NOTES = {TABLE: "table hit", BOUNDS: "settled by the game's tactics or bounds", OPEN: "unfinished: out of budget"}
+_NOTES = {TABLE: "table hit", BOUNDS: "settled by the game's tactics or bounds", OPEN: "unfinished: out of budget",
+          PROBE: "Star2's probe: its first move only, a bound on its value"}
 
 
 def value_text(node: Node, negamax: bool = False) -> str:
@@ -35,6 +37,8 @@ def value_text(node: Node, negamax: bool = False) -> str:
         return "?"
     bound = node.bound
     value = node.value if negamax else node.root_value
+    if node.kind == PROBE:  # the first move's value: at least the node's for its player to move
+        return ("≥ " if negamax or node.root_view else "≤ ") + number_text(value)
     if bound != "exact" and not negamax and not node.root_view:
         bound = "upper" if bound == "lower" else "lower"  # the min player's lower bound is max's upper
     sign = {"lower": "≥ ", "upper": "≤ "}.get(bound, "")
@@ -47,10 +51,30 @@ def window_text(node: Node, negamax: bool = False) -> str:
 
 
 def role(node: Node) -> str:
-    """max or min (the root player maximises), or the kind of a leaf."""
+    """max or min (the root player maximises), chance, or the kind of a leaf."""
     if node.kind in (LEAF, HORIZON):
         return node.kind
+    if node.mover == CHANCE:
+        return "chance"
     return "max" if node.root_view else "min"
+
+
+def probability(node: Node, tree: SearchTree, game) -> str:
+    """The probability of the outcome that led to ``node`` from a chance node ("" otherwise)."""
+    if node.parent is None:
+        return ""
+    parent = tree.nodes[node.parent]
+    if parent.mover != CHANCE:
+        return ""
+    for outcome, p in game.chance_outcomes(parent.state):
+        if outcome == node.move:
+            return _probability_text(p)
+    return ""
+
+
+def _probability_text(p) -> str:
+    text = f"{float(p):.3g}"
+    return text if float(text) == float(p) else str(p) if "/" in str(p) else text
 
 
 def texts_at(game, state, moves) -> list[str]:
@@ -59,8 +83,13 @@ def texts_at(game, state, moves) -> list[str]:
 
 
 def move_text(node: Node, tree: SearchTree, game) -> str:
-    """The move that led to ``node``, written in its parent's position; "root" at the root."""
-    return "root" if node.move is None else game.move_text(tree.nodes[node.parent].state, node.move)
+    """The move that led to ``node``, written in its parent's position ("root" at the root);
+    an outcome with its probability: ``a p=0.9``."""
+    if node.move is None:
+        return "root"
+    text = game.move_text(tree.nodes[node.parent].state, node.move)
+    chance = probability(node, tree, game)
+    return f"{text} p={chance}" if chance else text
 
 
 def line_text(tree: SearchTree, game, moves) -> list[str]:
@@ -72,6 +101,13 @@ def cut_text(node: Node, game, negamax: bool = False) -> str:
     """``β cut-off after child 1 of 3; pruned: 2 children (b, c)``, or "" without a cut."""
     if node.cut is None:
         return ""
+    if node.mover == CHANCE:  # *-minimax: the outcomes searched bound the node outside its window
+        side = "above β" if node.value is not None and node.value >= node.beta else "below α"
+        count = len(node.pruned)
+        names = ", ".join(texts_at(game, node.state, node.pruned))
+        after = (f"after {node.cut} outcome{'s' if node.cut != 1 else ''} of {node.cut + count}" if node.cut
+                 else "by the probes alone")
+        return f"chance cut-off {after}: the value is {side} whatever the rest give; pruned: {count} ({names})"
     which = "β" if negamax or node.root_view else "α"
     searched = node.cut
     total = searched + len(node.pruned)
@@ -91,7 +127,8 @@ def node_line(node: Node, tree: SearchTree, game, negamax: bool = False) -> str:
     parts = [move_text(node, tree, game), role(node), value_text(node, negamax), window_text(node, negamax)]
     notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
     if node.repeat:
-        notes.append("re-searched with a wider window")
+        after_probe = node.parent is not None and tree.nodes[node.parent].mover == CHANCE
+        notes.append("searched whole after its probe" if after_probe else "re-searched with a wider window")
     if node.cut is not None:
         notes.append(cut_text(node, game, negamax))
     if node.skipped:
@@ -243,7 +280,8 @@ _STYLE = """<style>
 .node.table .shape{fill:#e8f0ff}.node.open .shape{stroke-dasharray:2 2}.node.repeat .shape{fill:#f3f3f3}
 .node:hover .shape{fill:#ffe9a8}.win{font-size:9px;fill:#36c}.val{font-weight:bold}
 .val,.win,.mv{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}.mv{fill:#555;font-size:10px}
-.heading{font-size:13px;font-weight:bold}
+.heading{font-size:13px;font-weight:bold}.node .inner{fill:none;stroke:#222;stroke-width:.8}
+.node.probe .shape{stroke-dasharray:5 2;fill:#f5efe0}
 </style>"""
 
 
@@ -293,6 +331,8 @@ def _node_svg(node: Node, tree: SearchTree, x, y, game, negamax, describe, pv) -
         shape = f'<polygon class="shape" points="{x - 13},{y - 10} {x + 13},{y - 10} {x},{y + 13}"/>'
     elif kind == "leaf":
         shape = f'<rect class="shape" x="{x - 11}" y="{y - 11}" width="22" height="22"/>'
+    elif kind == "chance":
+        shape = f'<circle class="shape" cx="{x}" cy="{y}" r="14"/><circle class="inner" cx="{x}" cy="{y}" r="9"/>'
     else:
         shape = f'<circle class="shape" cx="{x}" cy="{y}" r="11"/>'
     classes = " ".join(["node", kind, node.kind] + (["pv"] if pv else []) + (["repeat"] if node.repeat else []))
@@ -329,7 +369,8 @@ background:#fffbe8;border:1px solid #ccc;padding:.5em;white-space:pre;font-famil
 .legend{{color:#444;font-size:13px}}</style></head>
 <body><h1>{escape(recording.bot)} on {escape(recording.game.spec)}</h1>
 <p>{escape(head)}.</p>
-<p class="legend">{view}. ▲ max, ▼ min, ■ end of the game, ● depth limit; value below each node, then its
+<p class="legend">{view}. ▲ max, ▼ min, ◎ chance (each outcome's edge labelled with its probability; its value
+the outcomes' probability-weighted mean; a dashed child: Star2's probe of one move), ■ end of the game, ● depth limit; value below each node, then its
 window [α, β]; grey dashed: pruned, never generated (past {STUBS} under one node, one stub "+N" for the rest); thick red: principal variation. Hover a node.</p>
 <pre id="info">hover a node</pre>
 {figure}

@@ -341,3 +341,18 @@ def _round(games, row) -> int:
     """The round of ``row``'s game: how many games of the same ordered pairing came before it."""
     return sum(1 for other, _ in games if (other["first"], other["second"]) == (row["first"], row["second"])
                and other["game_id"] < row["game_id"])
+
+
+def test_a_bot_that_follows_the_moves_is_told_every_outcome_in_order():
+    """Engines learn the dice as moves of the position line: the referee tells a following bot
+    every ply, chance plies included, as it tells it the players' moves."""
+    told = []
+
+    class Follower(RandomBot):
+        follows_moves = True
+
+        def moved(self, text):
+            told.append(text)
+
+    record = play_game(Pig(goal=20), [Follower(), GreedyBot()], seed=5)
+    assert told == [m.move for m in record.moves] and any(m.player == CHANCE for m in record.moves)

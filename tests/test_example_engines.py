@@ -374,3 +374,37 @@ def test_the_protocol_doc_shows_what_the_python_engine_answers():
             assert answers == shown
         finally:
             e.close()
+
+
+PIG_ENGINE = ENGINES / "python" / "pig.py"
+
+
+def test_the_pig_engine_learns_the_dice_from_the_position_line_and_plays_whole_games(tmp_path, capsys):
+    """Pig through the protocol: the referee's outcomes come among the moves of each position
+    line; the engine replays them, so every move it answers is legal, within its node budget,
+    and it beats a random player."""
+    import results
+    from arena.front.cli import main
+
+    db = tmp_path / "pig.db"
+    code = main(["run", "--game", "pig:goal=50", "--bot", f"pig=engine:cmd={sys.executable} {PIG_ENGINE}",
+                 "--bot", "random", "--budget", "nodes=1000", "--games", "12", "--openings", "0", "--jobs", "2",
+                 "--no-progress", "--db", str(db)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    games, moves = results.load(db)
+    assert len(games) == 12 and (games.termination.astype(str) == "normal").all(), games[["termination", "message"]]
+    assert (moves.bot == "chance").sum() > 100  # outcomes the engine was told as moves
+    engine = moves[moves.bot == "pig"]
+    assert (engine.nodes <= 1000).all() and (engine.reported == 1).all() and (engine.depth >= 2).all()
+    wins = ((games.first == "pig") & (games.score_first == 1)).sum() + ((games.second == "pig") & (games.score_first == 0)).sum()
+    assert wins >= 9, wins
+
+
+def test_the_pig_engine_refuses_other_games_and_needs_only_the_standard_library():
+    tree = ast.parse(PIG_ENGINE.read_text())
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert imported <= sys.stdlib_module_names
+    answer = subprocess.run([sys.executable, str(PIG_ENGINE)], input="arena 1\ngame connect4\nisready\nquit\n",
+                            capture_output=True, text=True, timeout=WAIT).stdout
+    assert "error this engine plays pig, not 'connect4'" in answer

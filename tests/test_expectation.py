@@ -91,8 +91,10 @@ def test_a_chance_node_is_its_outcomes_weighted_mean_not_divided_again():
         assert answer.move == "gamble" and answer.score == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("depth", [2, 4, 5])
-def test_on_pig_positions_star1_and_star2_find_expectimaxs_values_with_fewer_nodes(depth):
+@pytest.mark.parametrize("depth", [2, 4, 5, 7])
+def test_on_pig_positions_star1_and_star2_find_expectimaxs_values_and_star1_with_fewer_nodes(depth):
+    """Star2 evaluates fewer leaves but, in Pig, may make more positions than expectimax at a
+    shallow depth (its probes; bench/chance_search.py): only its values are asserted here."""
     game = Pig(goal=30)
     positions = [(0, 0, 0, 0, False), (0, 12, 20, 8, False), (1, 25, 18, 0, False), (0, 5, 27, 14, False)]
     nodes = {}
@@ -108,7 +110,7 @@ def test_on_pig_positions_star1_and_star2_find_expectimaxs_values_with_fewer_nod
             expected = answers
         else:
             assert [a.score for a in answers] == pytest.approx([a.score for a in expected], abs=1e-9)
-    assert nodes["star1"] <= nodes["expectimax"] and nodes["star2"] <= nodes["expectimax"], nodes
+    assert nodes["star1"] <= nodes["expectimax"], nodes
 
 
 def test_iterative_deepening_spends_the_budget_and_reports_its_depth():

@@ -38,7 +38,7 @@ def test_every_move_of_random_playouts_reads_back_from_its_text(name):
         while not game.is_terminal(state) and len(moves) < 200:
             player = game.to_move(state)
             assert player == state.state.current_player()
-            legal = game.legal_moves(state)
+            legal = game.choices(state)  # a chance node's outcomes have texts too
             shown = [game.move_text(state, m) for m in legal]
             assert len(set(shown)) == len(shown), shown
             for move, text in zip(legal, shown):

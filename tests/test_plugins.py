@@ -36,8 +36,8 @@ def test_classes_are_registered_and_built_from_specs(registry):
 
 def test_unknown_names_suggest_the_nearest_or_say_how_to_list_them(registry):
     with pytest.raises(UnknownNameError) as info:
-        registry.game("backgammon")
-    assert str(info.value) == "unknown game 'backgammon' (arena games lists them)"
+        registry.game("scrabble")
+    assert str(info.value) == "unknown game 'scrabble' (arena games lists them)"
     assert isinstance(info.value, KeyError)
     with pytest.raises(UnknownNameError) as info:
         registry.bot("alphabet")

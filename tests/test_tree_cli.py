@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import sys
@@ -140,7 +141,7 @@ def test_node_limit_is_reported(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["tree", "tree", "--bot", "greedy"], "bot 'greedy' cannot record its search; bots that can: alphabeta, iterative, minimax, solver"),
+        (["tree", "tree", "--bot", "greedy"], "bot 'greedy' cannot record its search; bots that can: alphabeta, expectimax, iterative, minimax, solver, star1, star2"),
         (["tree", "tictactoe", "--moves", "z9", "--bot", "minimax"], "cannot read 'z9' as a move"),
         (["tree", "tree", "--moves", "a", "a", "a", "--bot", "minimax"], "is a finished game"),
         (["tree", "tree", "--bot", "minimax", "--max-nodes", "0"], "bad --max-nodes 0"),
@@ -191,12 +192,36 @@ def test_every_game_and_search_bot_can_be_drawn(capsys, tmp_path):
         except Exception as exc:  # an optional package missing (chess, OpenSpiel)
             skipped.append(f"{name}: {exc}")
             continue
+        moves, state = [], game.initial_state()
+        if game.model.chance and game.to_move(state) < 0:  # backgammon's first roll: outcomes drawn
+            code, _, err = run(capsys, "tree", name, "--bot", "star1")
+            assert code == 2 and "is a chance node: no bot moves there; add an outcome to --moves" in err
+            assert err.count("\n") == 1 and len(err) < 400
+        # on to a position where a player has a choice: outcomes drawn (seeded), the only move played
+        rng = random.Random(1)
+        while game.model.chance and (game.to_move(state) < 0 or len(game.legal_moves(state)) == 1):
+            if game.to_move(state) < 0:
+                outcomes, weights = zip(*game.chance_outcomes(state))
+                move = rng.choices(outcomes, weights)[0]
+            else:
+                move = game.legal_moves(state)[0]
+            moves.append(game.move_text(state, move))
+            state = game.apply(state, move)
+            assert len(moves) < 1000 and not game.is_terminal(state), name
         for spec in ("alphabeta:depth=2", "iterative:max_depth=2", "minimax:depth=1", "solver"):
             budget = "nodes=100"
-            code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", budget, "--format", "svg")
-            if game.model.chance:  # these searches play games without chance only: refused in one line
-                assert code == 2 and err.count("\n") == 1 and "plays games without chance" in err, (name, spec, err)
+            code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", budget, "--format", "svg",
+                                 "--moves", *moves)
+            if game.model.chance:  # searches for games without chance only: refused in one line; the
+                # solver solves a chance game by value iteration: no search tree to draw
+                words = "no search tree" if spec == "solver" else "plays games without chance"
+                assert code == 2 and err.count("\n") == 1 and words in err, (name, spec, err)
                 continue
+            assert code == 0, (name, spec, err)
+            assert drawn(out)["node"] >= 1
+        for spec in ("expectimax:depth=2", "star1:depth=2", "star2:depth=3"):  # every game, with chance or not
+            code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=300", "--format", "svg",
+                                 "--moves", *moves)
             assert code == 0, (name, spec, err)
             assert drawn(out)["node"] >= 1
     assert len(skipped) < len(registry.games)
@@ -266,7 +291,7 @@ def test_the_figure_opens_in_chromium(capsys, tmp_path, fmt):
 def test_the_search_tree_doc_shows_real_commands_and_output(capsys):
     text = (Path(__file__).resolve().parent.parent / "docs" / "search-trees.md").read_text()
     blocks = re.findall(r"```console\n\$ arena (.*?)\n(.*?)```", text, re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 5
     for command, shown in blocks:
         code, out, err = run(capsys, *command.split())
         assert code == 0 and out == shown, command
@@ -279,3 +304,36 @@ def test_the_readme_shows_the_outline_arena_tree_prints(capsys):
     printed = capsys.readouterr().out
     assert shown.strip() and shown in printed
     assert "13 nodes counted" in printed  # as the README says: alpha-beta in order visits 13
+
+
+# -- chance nodes (expectimax, Star1, Star2) --------------------------------------------------
+
+
+def test_expectimax_draws_the_whole_aima_chance_tree_with_probabilities_and_weighted_values(capsys):
+    """AIMA 3rd ed., Figure 5.12: the chance nodes are worth 0.9 * 2 + 0.1 * 3 = 2.1 and 1.3."""
+    code, out, _ = run(capsys, "tree", "tree:example=aima-chance", "--bot", "expectimax:depth=3")
+    assert code == 0
+    lines = [line.strip() for line in out.splitlines()]
+    # the second chance node is exact, 1.3, below the window the root gave it: a bound for the root's search
+    assert "a  chance  2.1  [-4, 4]" in lines and "b  chance  ≤ 1.3  [2.1, 4]" in lines
+    assert "a p=0.9  min  2  [-4, 4]" in lines and "a p=0.9  min  1  [-4, 4]" in lines
+    assert "15 nodes counted" in out and "cut-off" not in out  # expectimax prunes nothing across chance nodes
+
+
+def test_star1_and_star2_draw_their_cut_offs_windows_and_probes(capsys, tmp_path):
+    code, out, _ = run(capsys, "tree", "tree:example=aima-chance", "--bot", "star1:depth=3")
+    assert code == 0
+    assert "b  chance  ≤ 1.3  [2.1, 4]  chance cut-off after 1 outcome of 2: the value is below α" in out
+    assert "a p=0.9  min  ≤ 1  [1.889, 4]" in out  # the window that decides the chance node: (2.1 - 0.1 * 4) / 0.9
+    code, out, _ = run(capsys, "tree", "tree:example=aima-chance", "--bot", "star2:depth=3")
+    assert code == 0
+    assert "a p=0.9  min  ≤ 2  [-4, 4]  Star2's probe: its first move only, a bound on its value" in out
+    assert "a p=0.9  min  ≥ 2  [-4, 2]  searched whole after its probe" in out
+    assert "chance cut-off by the probes alone: the value is below α" in out
+    assert "13 nodes counted" in out and "13 nodes, value 2.1" in out  # a probed child is counted once
+    svg_file = tmp_path / "star2.svg"
+    code, _, err = run(capsys, "tree", "tree:example=aima-chance", "--bot", "star2:depth=3", "--out", str(svg_file))
+    text = svg_file.read_text()
+    assert code == 0 and 'class="node chance inner"' in text and text.count('class="node chance') == 2
+    assert text.count("node min probe") == 3 and "p=0.9" in text
+    assert ET.fromstring(text) is not None

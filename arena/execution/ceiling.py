@@ -42,6 +42,8 @@ PER_MOVE = 0.005
 SLACK = 0.2
 #: The built-in searches the probe runs; the costliest per node sets the figure.
 PROBE_BOTS = ("iterative", "solver", "mcts")
+#: And in a game with chance (where ``iterative`` does not play), the expectation family's.
+PROBE_CHANCE_BOTS = ("star2",)
 #: CPU seconds each probe search runs (at most; fewer when it stops at PROBE_NODES).
 PROBE_CPU = 0.004
 PROBE_NODES = 20_000
@@ -72,7 +74,7 @@ def probe(game) -> float:
 
     registry = get_registry(entry_points=False)
     costs = []
-    for name in PROBE_BOTS:
+    for name in PROBE_BOTS + (PROBE_CHANCE_BOTS if game.model.chance else ()):
         bot = registry.bot(name)
         if bot.suitable(game):
             continue

@@ -62,8 +62,17 @@ def cmd_tree(registry: Registry, args) -> int:
     bot.check_game(game)
     if game.is_terminal(state):
         raise ParameterError(f"the position after {' '.join(args.moves)!r} is a finished game: nothing to search")
+    if game.to_move(state) < 0:
+        outcomes = [o for o, _ in game.chance_outcomes(state)]
+        outcomes = ", ".join(game.move_text(state, o) for o in outcomes[:6]) + (", ..." if len(outcomes) > 6 else "")
+        raise ParameterError(f"the position after {' '.join(args.moves)!r} is a chance node: no bot moves there; "
+                             f"add an outcome to --moves ({outcomes})")
     bot.new_game(game, game.to_move(state), 0)
     recording = record_search(bot, game, state, Budget.parse(args.budget), args.max_nodes)
+    if not recording.trees:
+        raise ParameterError(f"bot {args.bot!r} made no search tree for this position of {game.name!r}: nothing to "
+                             "draw (a bot answers a position with one legal move without searching, and the solver "
+                             "solves a game with chance by value iteration)")
     if fmt == "svg":
         text = treeview.svg(recording, args.negamax)
     elif fmt == "html":
