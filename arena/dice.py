@@ -12,6 +12,10 @@ game streams of its own instead (``--independent-chance``).
 
 Bots' seeds in games with chance come from the same key, one way (``bot_seed``): unlike
 ``arena.referee.bot_seed``, whose mixing can be inverted, a seed says nothing of the key.
+
+What the key does not stop: a bot in the referee's process can read its memory, and an
+isolated bot outside the sandbox runs as the user and can read the results database, key
+included. Only a sandboxed bot (bubblewrap) is kept from both.
 """
 
 from __future__ import annotations

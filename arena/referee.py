@@ -228,7 +228,7 @@ def _chance_ply(game: Game, state: State, dice: Dice, ply: int, last: int, drawn
     if player != CHANCE:
         raise ValueError(f"{game.name}: to_move returned {player!r} at ply {ply}: a seat from 0, or CHANCE (-1)")
     seat = game.chance_seat(state, last)
-    if seat not in (0, 1):
+    if type(seat) is not int or seat not in (0, 1):
         raise ValueError(f"{game.name}: chance_seat returned {seat!r} at ply {ply}: a seat, 0 or 1")
     outcome = dice.pick(game.chance_outcomes(state), seat, drawn[seat])
     drawn[seat] += 1

@@ -202,7 +202,15 @@ class ChanceSearch:
         probabilities = [float(p) for _, p in outcomes]
         children = [None] * n  # made when first searched: a pruned outcome is never applied (nor counted)
         lows, highs = [low] * n, [high] * n  # what is known of each child's value
-        sum_low, sum_high = low, high  # the node's value lies between them
+
+        # The node's value lies between these sums. They are summed afresh, in order, for every
+        # decision: a running sum's rounding could put a bound on the wrong side of the window.
+        def low_sum():
+            return sum(q * x for q, x in zip(probabilities, lows))
+
+        def high_sum():
+            return sum(q * x for q, x in zip(probabilities, highs))
+
         if self.star == STAR2 and depth >= 2:
             for i in range(n):
                 p = probabilities[i]
@@ -211,21 +219,19 @@ class ChanceSearch:
                     continue
                 mover = game.to_move(child)
                 if mover == 0:  # a max node is worth at least its first move's value
-                    b = (beta - (sum_low - p * lows[i])) / p
-                    w = self.probe(child, mover, depth - 1, lows[i], min(b, high), outcomes[i][0])
+                    edge = (beta - (low_sum() - p * lows[i])) / p  # at or above: the node fails high
+                    w = self.probe(child, mover, depth - 1, lows[i], min(edge, high), outcomes[i][0])
                     if w > lows[i]:
-                        sum_low += p * (w - lows[i])
-                        lows[i] = w
-                        if sum_low >= beta:
-                            return sum(q * lo for q, lo in zip(probabilities, lows))
+                        lows[i] = min(w, highs[i])
+                        if w >= edge:
+                            return max(low_sum(), beta)
                 elif mover == 1:  # a min node at most its first move's value
-                    a = (alpha - (sum_high - p * highs[i])) / p
-                    w = self.probe(child, mover, depth - 1, max(a, low), highs[i], outcomes[i][0])
+                    edge = (alpha - (high_sum() - p * highs[i])) / p  # at or below: it fails low
+                    w = self.probe(child, mover, depth - 1, max(edge, low), highs[i], outcomes[i][0])
                     if w < highs[i]:
-                        sum_high += p * (w - highs[i])
-                        highs[i] = w
-                        if sum_high <= alpha:
-                            return sum(q * h for q, h in zip(probabilities, highs))
+                        highs[i] = max(w, lows[i])
+                        if w <= edge:
+                            return min(high_sum(), alpha)
         for i in range(n):
             p, lo, hi = probabilities[i], lows[i], highs[i]
             if lo == hi:
@@ -233,24 +239,24 @@ class ChanceSearch:
             child = children[i]
             if child is None:
                 child = game.apply(state, outcomes[i][0])
-            a = max((alpha - (sum_high - p * hi)) / p, lo)  # at or below: the node fails low
-            b = min((beta - (sum_low - p * lo)) / p, hi)  # at or above: it fails high
+            low_edge = (alpha - (high_sum() - p * hi)) / p  # the child at or below it: the node fails low
+            high_edge = (beta - (low_sum() - p * lo)) / p  # at or above it: the node fails high
+            a, b = max(low_edge, lo), min(high_edge, hi)
             v = value(child, depth - 1, a, b, outcomes[i][0])
-            if v <= a:  # an upper bound on the child
-                new_lo, new_hi = lo, max(min(v, hi), lo)
-            elif v >= b:  # a lower bound
-                new_lo, new_hi = min(max(v, lo), hi), hi
+            if v <= a:
+                if low_edge >= lo:  # the node fails low: at most alpha (a bound, however the sum rounds)
+                    highs[i] = max(min(v, hi), lo)
+                    return min(high_sum(), alpha)
+                lows[i] = highs[i] = lo  # at most its lowest: exactly that
+            elif v >= b:
+                if high_edge <= hi:  # the node fails high
+                    lows[i] = min(max(v, lo), hi)
+                    return max(low_sum(), beta)
+                lows[i] = highs[i] = hi
             else:
-                new_lo = new_hi = v
-            sum_low += p * (new_lo - lo)
-            sum_high += p * (new_hi - hi)
-            lows[i], highs[i] = new_lo, new_hi
-            if sum_high <= alpha:  # the bound written out in order (the running sum carries rounding)
-                return sum(q * h for q, h in zip(probabilities, highs))
-            if sum_low >= beta:
-                return sum(q * lo for q, lo in zip(probabilities, lows))
-        # every child exact: summed in order, as expectimax sums (the running sums carry rounding)
-        return sum(p * v for p, v in zip(probabilities, lows))
+                lows[i] = highs[i] = v
+        # every child exact: summed in order, as expectimax sums
+        return low_sum()
 
     def probe(self, state, player: int, depth: int, alpha: float, beta: float, move=None) -> float:
         """The value of the first move of a decision node (in search order): a bound on the node's."""

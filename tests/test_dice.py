@@ -356,3 +356,13 @@ def test_a_bot_that_follows_the_moves_is_told_every_outcome_in_order():
 
     record = play_game(Pig(goal=20), [Follower(), GreedyBot()], seed=5)
     assert told == [m.move for m in record.moves] and any(m.player == CHANCE for m in record.moves)
+
+
+@pytest.mark.parametrize("seat", [2, -1, 1.0, True, None])
+def test_a_chance_seat_that_is_not_a_seat_is_the_games_error_named_in_one_line(seat):
+    class OddSeat(Pig):
+        def chance_seat(self, state, last):
+            return seat
+
+    with pytest.raises(ValueError, match=rf"^pig: chance_seat returned {seat!r} at ply 1: a seat, 0 or 1$"):
+        play_game(OddSeat(goal=10), [RandomBot(), RandomBot()], seed=1, opening=["roll"])

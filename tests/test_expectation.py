@@ -2,6 +2,9 @@
 equal values from expectimax, Star1 and Star2 on random chance trees and on Pig, the leaves
 *-minimax saves, and play."""
 
+import random
+from fractions import Fraction
+
 import pytest
 
 from arena import CHANCE, Budget, Game, Model, play_game
@@ -183,3 +186,46 @@ def test_the_solver_finds_neller_and_pressers_value_of_pig_to_100():
     answer, _ = ask(SolverBot(), game, game.initial_state())
     assert (answer.score + 1) / 2 == pytest.approx(0.5306, abs=5e-5)
     assert answer.move == "roll"
+
+
+def _random_shape(rng, depth: int) -> str:
+    """A small tree for the tree game: leaves of a few values, decision and chance nodes mixed."""
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice(["-1", "-0.5", "-0.102", "0", "0.3", "1"])
+    kids = [_random_shape(rng, depth - 1) for _ in range(rng.randint(2, 3))]
+    if rng.random() < 0.45:
+        odds = [rng.choice(["1/10", "1/5", "3/10", "1/3", "1/6"]) for _ in kids[:-1]]
+        rest = 1 - sum(Fraction(x) for x in odds)
+        return "{" + " ".join(f"{p}:{k}" for p, k in zip([*odds, str(rest)], kids)) + "}"
+    return "[" + " ".join(kids) + "]"
+
+
+def test_star1_and_star2_keep_the_fail_soft_contract_at_windows_that_touch_the_value():
+    """Where a bound is decided on a sum that rounds across alpha, Star1 once returned a bound on
+    the wrong side and chose a move worth -0.9 over one worth -0.5 (the first tree). On 400
+    seeded random trees, searched with windows whose edge is the node's exact value (or a
+    rounding from it): a result inside the window is the value; at or below alpha an upper
+    bound, at or above beta a lower bound."""
+    from games.tree import Tree
+
+    tree = Tree(shape="[-0.5 {1/5:{3/10:0 3/5:-1 1/10:1} 3/5:-1 1/5:-1}]")
+    for star in (STAR1, STAR2):
+        for table in (None, Table()):
+            move, value, _ = ChanceSearch(tree, star=star, table=table).root((), 3)
+            assert (move, value) == (0, -0.5)
+    rng = random.Random(11)
+    for _ in range(400):
+        tree = Tree(shape=_random_shape(rng, 4))
+        exact = ChanceSearch(tree, star=EXPECTIMAX).exact(())
+        low, high = tree.bounds
+        for alpha, beta in ((exact, high), (low, exact), (exact - 1e-12, exact + 1e-12), (exact, exact + 0.5)):
+            for star in (STAR1, STAR2):
+                search = ChanceSearch(tree, star=star, table=Table())
+                search.table.new_search()
+                r = search.value((), 10, alpha, beta)
+                if r <= alpha:
+                    assert exact <= r + 1e-12, (tree.shape, alpha, beta, r, exact)
+                elif r >= beta:
+                    assert exact >= r - 1e-12, (tree.shape, alpha, beta, r, exact)
+                else:
+                    assert abs(r - exact) <= 1e-12, (tree.shape, alpha, beta, r, exact)

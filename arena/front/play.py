@@ -57,7 +57,9 @@ def cmd_play(registry: Registry | None, args) -> int:
             else:
                 risk = "with --no-isolation, no watchdog stops its moves"
             print(f"arena: warning: {names[player]!r} has no budget and no depth limit: {risk}", file=sys.stderr)
-    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    # 63 bits: in a game with chance the dice come from the seed (a game replays with --seed), so
+    # a bot must not be able to search the seeds its own could come from
+    seed = args.seed if args.seed is not None else random.randrange(1 << 63)
     print(header(game, names, bots, budgets, seed))
 
     people = [bot.interactive for bot in bots]
