@@ -16,8 +16,12 @@ alpha-beta. At a chance node, ``star`` chooses how:
 - 2, Star2: Star1 after a probing pass, where each child that is a decision node is
   searched through its first move only: a lower bound on a max node's value, an upper
   bound on a min node's, which may settle the chance node before any child is searched
-  whole. The table keeps what the probes found, so the full search that follows does not
-  evaluate their leaves again.
+  whole. With a table, a search keeps the leaves it has evaluated (each of the three
+  does), so the full search after a probe does not evaluate the probe's leaves again.
+
+Cuts are decided on the sums of what is known of the children written out in order, never
+on running sums, and the bound returned is clamped to the window's edge: a rounding cannot
+put a bound on the wrong side of the window.
 
 Depth counts plies, chance plies included. The arena counts the nodes (every ``apply``);
 ``leaves`` counts evaluations (a terminal's utility or the heuristic at the horizon), the
