@@ -30,9 +30,15 @@ def test_json_listings_for_scripts(capsys):
     assert {"random", "greedy", "minimax", "alphabeta", "iterative", "human"} <= set(bots)
     assert bots["alphabeta"]["plugin"] == "bots.builtin"
     assert {p["name"] for p in bots["alphabeta"]["parameters"]} == {"depth", "ordering", "table", "table_size", "window"}
+    assert bots["star1"]["handles"] == ["chance"] and bots["alphabeta"]["handles"] == []
     code, out, _ = run(capsys, "games", "--json")
     games = {g["name"]: g for g in json.loads(out)}
     assert games["counting"]["parameters"][0]["choices"] == ["21", "22"]
+    assert games["pig"]["features"] == ["chance"] and games["nim"]["features"] == []
+    code, out, _ = run(capsys, "games")
+    assert "first to the goal wins (with chance)" in out and "connect4" in out and "(with" not in out.split("pig")[0]
+    code, out, _ = run(capsys, "bots")
+    assert "Star1 *-minimax" in out and "(plays games with chance)" in out
 
 
 def test_play_shows_every_board_and_the_result(capsys):

@@ -263,18 +263,29 @@ def _registry(plugins):
 
 def _listing(registry: Registry, kind: str, args) -> int:
     table = registry.games if kind == "games" else registry.bots
-    entries = [{**entry.cls.describe(), "plugin": entry.plugin} for entry in table.values()]
+    entries = [{**entry.cls.describe(), "plugin": entry.plugin, **_model_of(kind, entry.cls)} for entry in table.values()]
     if args.json:
         print(json.dumps(entries, indent=2))
         return 0
     width = max(len(e["name"]) for e in entries)
     for e in entries:
-        print(f"{e['name']:<{width}}  {e['description']}")
+        has = e.get("features") or e.get("handles")
+        said = "" if not has else f" (with {', '.join(has)})" if kind == "games" else f" (plays games with {', '.join(has)})"
+        print(f"{e['name']:<{width}}  {e['description']}{said}")
         for p in e["parameters"]:
             default = format_value(tuple(p["default"]) if isinstance(p["default"], list) else p["default"])
             extra = f"; one of {', '.join(map(str, p['choices']))}" if "choices" in p else ""
             print(f"{'':<{width}}    {p['name']}={default} ({p['type']}{extra}): {p['help']}")
     return 0
+
+
+def _model_of(kind: str, cls) -> dict:
+    """What a game has beyond a two-player, zero-sum, deterministic one (``features``), or what a
+    bot plays beyond that (``handles``): model feature names, e.g. "chance"."""
+    if kind == "games":
+        model = getattr(cls, "model", None)
+        return {"features": sorted(model.features) if model is not None else []}
+    return {"handles": sorted(getattr(cls, "handles", ()))}
 
 
 def cmd_run(registry: Registry, args) -> int:
