@@ -51,6 +51,16 @@ def game_context(first: str, second: str, round: int) -> str:
     return json.dumps(["game", first, second, round])
 
 
+def outcome_at(outcomes: Sequence[tuple[object, float]], u: float):
+    """The outcome a uniform ``u`` in [0, 1) falls on, the outcomes laid end to end by probability."""
+    total = 0.0
+    for outcome, probability in outcomes:
+        total += float(probability)
+        if u < total:
+            return outcome
+    return outcomes[-1][0]  # u beyond a sum a rounding short of 1
+
+
 @dataclass(frozen=True)
 class Dice:
     """Where a game's chance outcomes come from: the run's key and the streams' context."""
@@ -70,13 +80,7 @@ class Dice:
 
     def pick(self, outcomes: Sequence[tuple[object, float]], seat: int, number: int):
         """The outcome of draw ``number`` of ``seat``'s stream, each with its probability."""
-        u = self.uniform(seat, number)
-        total = 0.0
-        for outcome, probability in outcomes:
-            total += float(probability)
-            if u < total:
-                return outcome
-        return outcomes[-1][0]  # u beyond a sum a rounding short of 1
+        return outcome_at(outcomes, self.uniform(seat, number))
 
     def bot_seed(self, game_seed: int, seat: int) -> int:
         """The seed of the bot in ``seat`` of the game with ``game_seed``: 63 bits, one way."""

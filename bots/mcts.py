@@ -17,6 +17,7 @@ from __future__ import annotations
 from math import log, sqrt
 
 from arena import CHANCE, Bot, BudgetExhausted, Decision, param
+from arena.dice import outcome_at
 
 #: Playouts per move when ``playouts`` is None and the budget has no node or time limit.
 UNBOUNDED_PLAYOUTS = 1000
@@ -159,13 +160,7 @@ class MCTSBot(Bot):
         span = high - low
 
         def draw(state):
-            u, total = random(), 0.0
-            pairs = outcomes(state)
-            for outcome, p in pairs:
-                total += p
-                if u < total:
-                    return outcome
-            return pairs[-1][0]
+            return outcome_at(outcomes(state), random())
 
         def made(state, move, who):
             if terminal(state):

@@ -144,33 +144,36 @@ def test_in_a_chance_game_bot_seeds_come_one_way_from_the_dice():
     assert seeds == [bot_seed(11, 0), bot_seed(11, 1)]  # games without chance: as before
 
 
-def draws_follow(game: Game, moves, dice: Dice) -> bool:
-    """True if every chance ply of ``moves`` (records, or text from the database) is the draw
-    its seat's stream gives: the k-th event of seat s is draw k of stream s."""
-    state, last, drawn = game.initial_state(), 0, [0, 0]
+def chance_plies(game: Game, moves):
+    """``(seat, state, text)`` of each chance ply of ``moves`` (records, or rows from the
+    database): the seat whose stream it drew from, and the chance node it fell at."""
+    state, last = game.initial_state(), 0
     for m in moves:
         player, text = (m.player, m.move) if hasattr(m, "player") else (m["player"], m["move"])
         if player == CHANCE:
-            seat = game.chance_seat(state, last)
-            expected = dice.pick(game.chance_outcomes(state), seat, drawn[seat])
-            drawn[seat] += 1
-            if game.move_text(state, expected) != text:
-                return False
+            yield game.chance_seat(state, last), state, text
         else:
             last = player
         state = game.apply(state, game.parse_move_in(state, text))
+
+
+def draws_follow(game: Game, moves, dice: Dice) -> bool:
+    """True if every chance ply of ``moves`` is the draw its seat's stream gives: the k-th
+    event of seat s is draw k of stream s."""
+    drawn = [0, 0]
+    for seat, state, text in chance_plies(game, moves):
+        expected = dice.pick(game.chance_outcomes(state), seat, drawn[seat])
+        drawn[seat] += 1
+        if game.move_text(state, expected) != text:
+            return False
     return True
 
 
 def seat_streams(game: Game, moves) -> tuple[list, list]:
     """The outcomes each seat's stream gave, in order."""
-    state, last, out = game.initial_state(), 0, ([], [])
-    for m in moves:
-        if m["player"] == CHANCE:
-            out[game.chance_seat(state, last)].append(m["move"])
-        else:
-            last = m["player"]
-        state = game.apply(state, game.parse_move_in(state, m["move"]))
+    out = ([], [])
+    for seat, _, text in chance_plies(game, moves):
+        out[seat].append(text)
     return out
 
 

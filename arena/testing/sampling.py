@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from arena.dice import Dice, seed_key
 from arena.game import CHANCE, Game
+from arena.testing.playout import random_playout
 
 #: Below this p-value the draws are taken not to follow the rule book's probabilities.
 LEVEL = 0.01
@@ -105,20 +106,14 @@ def upper_gamma(a: float, x: float) -> float:
 
 
 def _chance_nodes(game: Game, most: int, rng: random.Random, playouts: int = 20) -> list:
-    """Up to ``most`` distinct chance nodes, those with the most outcomes first."""
+    """Up to ``most`` distinct chance nodes of seeded random playouts, those with the most outcomes first."""
     seen: dict = {}
     if not game.model.chance:
         return []
     for _ in range(playouts):
         state = game.initial_state()
-        for _ in range(10_000):
-            if game.is_terminal(state):
-                break
+        for move in random_playout(game, rng):
             if game.to_move(state) == CHANCE:
-                outcomes = list(game.chance_outcomes(state))
-                seen.setdefault(state, len(outcomes))
-                move = rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0]
-            else:
-                move = rng.choice(list(game.legal_moves(state)))
+                seen.setdefault(state, len(game.chance_outcomes(state)))
             state = game.apply(state, move)
     return sorted(seen, key=lambda s: -seen[s])[:most]
