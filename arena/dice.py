@@ -7,7 +7,8 @@ from the draws it has seen; with it a resumed or replayed run draws exactly the 
 
 A pairing's colour-swapped games share a context (``pair_context``): the outcome of the
 k-th event of seat 0's stream is the same in both, whichever bot sits there, so the luck
-of each seat falls to each bot once and cancels over the pair. ``game_context`` gives each
+of each seat falls to each bot once and cancels over the pair; a table of more seats shares
+one over each round's seatings (``table_context``). ``game_context`` gives each
 game streams of its own instead (``--independent-chance``).
 
 Bots' seeds in games with chance come from the same key, one way (``bot_seed``): unlike
@@ -43,12 +44,18 @@ def seed_key(seed: int) -> bytes:
 
 def pair_context(first: str, second: str, round: int) -> str:
     """The streams both games of a pairing's round draw from, whoever moves first."""
-    return json.dumps(["pair", *sorted((first, second)), round])
+    return table_context((first, second), round)
 
 
-def game_context(first: str, second: str, round: int) -> str:
-    """Streams of one game's own (independent chance)."""
-    return json.dumps(["game", first, second, round])
+def table_context(names, round: int) -> str:
+    """The streams every game of a table's round draws from, however the bots are seated: the
+    k-th event of seat s falls the same in each, so each bot meets each seat's luck in turn."""
+    return json.dumps(["pair", *sorted(names), round])
+
+
+def game_context(*seated) -> str:
+    """Streams of one game's own (independent chance): ``game_context(*names, round)``."""
+    return json.dumps(["game", *seated])
 
 
 def outcome_at(outcomes: Sequence[tuple[object, float]], u: float):

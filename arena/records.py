@@ -44,7 +44,7 @@ class MoveRecord(NamedTuple):
     ply: int
     """Number of moves played before this one (0 for the first)."""
     player: int
-    """Who moved: 0 or 1; -1 (``arena.CHANCE``) for a chance outcome the referee drew."""
+    """Who moved: the seat, 0 to n-1; -1 (``arena.CHANCE``) for a chance outcome the referee drew."""
     move: str
     """The move, in the game's notation."""
     nodes: int
@@ -69,44 +69,68 @@ class MoveRecord(NamedTuple):
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished game: who played, how, and why it ended."""
+    """One finished game: who played, how, and why it ended. Tuples per seat, in seat order
+    (seat 0 moved first); with two seats, ``result`` and ``score_first`` read as in chess."""
 
     game: str
     """Spec of the game played, e.g. ``connect4`` or ``connect4:columns=8``."""
-    players: tuple[str, str]
-    """Display names of the first and second player."""
-    budgets: tuple[str, str]
-    """Each player's per-move budget, as text."""
+    players: tuple[str, ...]
+    """Display name of the bot in each seat (``seats``)."""
+    budgets: tuple[str, ...]
+    """Each seat's per-move budget, as text."""
     seed: int
     """Seed the bots' randomness was derived from."""
     opening: tuple[str, ...]
     """Moves played before the bots took over."""
     moves: tuple[MoveRecord, ...]
     """Every move the bots made, in order."""
-    utilities: tuple[float, float]
-    """Final value for each player; they sum to zero."""
+    utilities: tuple[float, ...]
+    """Final value for each seat (summing to the game's ``model.total`` where it has one)."""
     termination: Termination
     """Why the game ended."""
     loser: int | None = None
-    """The player who forfeited (illegal move, timeout, crash), else None."""
+    """The seat that forfeited (illegal move, timeout, crash), else None."""
     message: str = ""
     """A readable account of how the game ended."""
 
     @property
+    def seats(self) -> tuple[str, ...]:
+        """The bot in each seat: ``players``."""
+        return self.players
+
+    @property
+    def points(self) -> tuple[float, ...]:
+        """Each seat's points: 1 shared among the seats of the best utility (a win 1, a
+        two-player draw 1/2 each), 0 for the rest."""
+        return seat_points(self.utilities)
+
+    @property
+    def ranks(self) -> tuple[float, ...]:
+        """Each seat's place by utility, 1 for the best; tied seats share the mean of their places."""
+        return seat_ranks(self.utilities)
+
+    @property
     def winner(self) -> int | None:
-        """0 or 1, or None for a draw."""
-        u = self.utilities[0]
-        return 0 if u > 0 else 1 if u < 0 else None
+        """The seat with the best utility alone, or None for a draw or a shared first place."""
+        if len(self.utilities) == 2:  # the common case, without sorting
+            u = self.utilities[0] - self.utilities[1]
+            return 0 if u > 0 else 1 if u < 0 else None
+        best = max(self.utilities)
+        tops = [s for s, u in enumerate(self.utilities) if u == best]
+        return tops[0] if len(tops) == 1 else None
 
     @property
     def score_first(self) -> float:
-        """Points of the first player: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        """Points of the first seat: 1 for a win, 0.5 for a two-player draw, 0 for a loss."""
         return points(self.result)
 
     @property
     def result(self) -> str:
-        """``1-0``, ``0-1`` or ``1/2-1/2``, as in chess notation."""
-        return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner]
+        """``1-0``, ``0-1`` or ``1/2-1/2``, as in chess notation; with more seats each seat's
+        points in seat order, e.g. ``1-0-0`` or ``1/2-0-1/2``."""
+        if len(self.utilities) == 2:
+            return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner]
+        return result_text(self.points)
 
     @property
     def plies(self) -> int:
@@ -115,5 +139,39 @@ class GameRecord:
 
 
 def points(result: str) -> float:
-    """The first player's points for a result as stored (``1-0``: 1, ``0-1``: 0, a draw: 0.5)."""
-    return 1.0 if result == "1-0" else 0.0 if result == "0-1" else 0.5
+    """The first seat's points for a result as stored (``1-0``: 1, ``0-1``: 0, a draw: 0.5;
+    ``1/3-1/3-0-1/3``: 1/3)."""
+    if result == "1-0":
+        return 1.0
+    if result == "0-1":
+        return 0.0
+    if result == "1/2-1/2":
+        return 0.5
+    first = result.split("-", 1)[0]
+    top, _, bottom = first.partition("/")
+    return int(top) / int(bottom) if bottom else float(top)
+
+
+def seat_points(utilities) -> tuple[float, ...]:
+    """1 shared among the seats of the best utility, 0 for the rest."""
+    best = max(utilities)
+    tops = sum(1 for u in utilities if u == best)
+    return tuple(1.0 / tops if u == best else 0.0 for u in utilities)
+
+
+def seat_ranks(utilities) -> tuple[float, ...]:
+    """Each seat's place, 1 for the best utility; tied seats share the mean of their places."""
+    return tuple(1 + sum(v > u for v in utilities) + (sum(v == u for v in utilities) - 1) / 2 for u in utilities)
+
+
+def result_text(seat_points) -> str:
+    """Points per seat as a result, e.g. ``1-0-0``, ``1/2-0-1/2``."""
+    out = []
+    for p in seat_points:
+        if p == 0:
+            out.append("0")
+        elif p == 1:
+            out.append("1")
+        else:
+            out.append(f"1/{round(1 / p)}")
+    return "-".join(out)

@@ -1,12 +1,15 @@
-"""The referee: plays one game between two bots and trusts neither."""
+"""The referee: plays one game between bots, one per seat, and trusts none of them."""
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Callable, Sequence
 
 from arena.bot import Bot, Decision
+from arena.checks import (  # noqa: F401 (MAX_* and legal_index are imported from here too)
+    MAX_DEPTH, MAX_NODES, MAX_PV, _checked_decision, _checked_utilities, _describe, _find, _real, _shown, _whole,
+    forfeit_utilities, legal_index,
+)
 from arena.budget import Budget, BudgetExhausted, Counter, counted
 from arena.dice import Dice, seed_key
 from arena.errors import BotFault, ParameterError
@@ -16,16 +19,8 @@ from arena.records import GameRecord, MoveRecord, Termination
 
 Observer = Callable[[State, MoveRecord], None]
 
-#: The deepest search a decision may claim, in plies.
-MAX_DEPTH = 10_000
-#: The most nodes a decision may report.
-MAX_NODES = (1 << 62) - 1
-#: Most moves in a decision's principal variation.
-MAX_PV = 1000
-
 _UNLIMITED = Budget()
 _MASK = (1 << 64) - 1
-_FAST_TYPES = (int, str, tuple)
 _new_move = tuple.__new__  # MoveRecord from a tuple, without its __new__ written in Python
 
 
@@ -53,13 +48,14 @@ def play_game(
     time_margin: float = DEFAULT_LIMITS.time_margin,
     dice: Dice | None = None,
 ) -> GameRecord:
-    """Play one game; ``bots[0]`` moves first. Returns the full record.
+    """Play one game, a bot per seat of ``game`` (``game.model.players``); ``bots[0]`` moves
+    first. Returns the full record.
 
     Each bot is handed the game as ``counted`` makes it: every position its ``apply``
     makes counts against the move's budget, and the arena counts the root. Every move is
     checked against ``legal_moves``. A bot that raises, returns an illegal
     move or overruns its time budget by more than ``time_margin`` loses the game at once
-    with the game's lowest utility, and the record says why.
+    with the game's lowest utility (``forfeit_utilities``), and the record says why.
 
     At a chance node the referee draws the outcome from ``dice`` (``arena.dice``; default:
     streams from ``seed``, as foreseeable as it is) and records it as a ply of seat
@@ -70,19 +66,19 @@ def play_game(
     if dice is None and chance:
         dice = Dice(seed_key(seed))
     names = tuple(names) if names else tuple(b.spec for b in bots)
-    budgets = tuple(budgets) if budgets else (_UNLIMITED, _UNLIMITED)
+    seats = len(bots)
+    budgets = tuple(budgets) if budgets else (_UNLIMITED,) * seats
     state = game.play(opening) if opening else game.initial_state()
     moves: list[MoveRecord] = []
     opening_texts = _opening_text(game, opening) if opening else ()
 
     def forfeit(player: int, why: Termination, message: str) -> GameRecord:
-        low = game.bounds[0]
-        utilities = (low, -low) if player == 0 else (-low, low)
+        utilities = forfeit_utilities(game, player, seats)
         return _record(game, names, budgets, seed, opening_texts, moves, utilities, why, player, message)
 
-    counters = (Counter(budgets[0]), Counter(budgets[1]))  # one per player, reset every move
+    counters = tuple(Counter(budget) for budget in budgets)  # one per seat, reset every move
     # what each bot is handed: the game, counting every position its apply makes
-    views = (counted(game, counters[0]), counted(game, counters[1]))
+    views = tuple(counted(game, counter) for counter in counters)
     for player, bot in enumerate(bots):
         try:
             bot.new_game(views[player], player, dice.bot_seed(seed, player) if chance else bot_seed(seed, player))
@@ -118,7 +114,7 @@ def play_game(
     reports = tuple(getattr(bot, "reports_nodes", False) is True for bot in bots)
     ply = len(opening)
     opening_seat = _last_seat(game, opening) if chance else 0  # the seat of the opening's latest decision
-    drawn = [0, 0]  # draws made from each seat's stream
+    drawn = [0] * seats  # draws made from each seat's stream
     while not game.is_terminal(state):
         player = game.to_move(state)
         if player < 0:  # a chance node: the referee draws, no bot is asked
@@ -216,7 +212,10 @@ def play_game(
         if observer is not None:
             observer(state, record)
 
-    utilities = (game.utility(state, 0), game.utility(state, 1))
+    if seats == 2 and game.model.total == 0.0:
+        utilities = (game.utility(state, 0), game.utility(state, 1))
+    else:
+        utilities = _checked_utilities(game, state, seats)
     return _record(
         game, names, budgets, seed, opening_texts, moves, utilities, Termination.NORMAL, None, game.result_text(state)
     )
@@ -228,8 +227,8 @@ def _chance_ply(game: Game, state: State, dice: Dice, ply: int, last: int, drawn
     if player != CHANCE:
         raise ValueError(f"{game.name}: to_move returned {player!r} at ply {ply}: a seat from 0, or CHANCE (-1)")
     seat = game.chance_seat(state, last)
-    if type(seat) is not int or seat not in (0, 1):
-        raise ValueError(f"{game.name}: chance_seat returned {seat!r} at ply {ply}: a seat, 0 or 1")
+    if type(seat) is not int or not 0 <= seat < len(drawn):
+        raise ValueError(f"{game.name}: chance_seat returned {seat!r} at ply {ply}: a seat, 0 to {len(drawn) - 1}")
     outcome = dice.pick(game.chance_outcomes(state), seat, drawn[seat])
     drawn[seat] += 1
     text = game.move_text(state, outcome)
@@ -263,16 +262,18 @@ def _check_arguments(game, bots, names, budgets, seed, time_margin) -> None:
         count = len(bots)
     except TypeError:
         count = type(bots).__name__
-    if count != 2:
-        raise ParameterError(f"play_game: bots must be two bots, the first to move first; got {count}")
+    seats = game.model.players
+    if count != seats:
+        what = "two bots" if seats == 2 else f"{seats} bots, one per seat of {game.name}"
+        raise ParameterError(f"play_game: bots must be {what}, the first to move first; got {count}")
     for i, bot in enumerate(bots):
         if not callable(getattr(bot, "choose", None)) or not callable(getattr(bot, "new_game", None)):
             raise TypeError(f"play_game: bots[{i}] is not a bot (it has no choose and new_game): {type(bot).__name__}")
-    if names and (len(names) != 2 or not all(isinstance(n, str) for n in names)):
-        raise ParameterError(f"play_game: names must be two strings, got {names!r}")
+    if names and (len(names) != seats or not all(isinstance(n, str) for n in names)):
+        raise ParameterError(f"play_game: names must be {_number(seats)} strings, got {names!r}")
     if budgets:
-        if len(budgets) != 2:
-            raise ParameterError(f"play_game: budgets must be two Budgets, one per bot; got {len(budgets)}")
+        if len(budgets) != seats:
+            raise ParameterError(f"play_game: budgets must be {_number(seats)} Budgets, one per bot; got {len(budgets)}")
         for i, budget in enumerate(budgets):
             if not isinstance(budget, Budget):
                 raise TypeError(f"play_game: budgets[{i}] must be an arena.Budget (Budget.parse reads text), got {budget!r}")
@@ -282,6 +283,10 @@ def _check_arguments(game, bots, names, budgets, seed, time_margin) -> None:
         raise ParameterError(f"play_game: time_margin must be 0 or more seconds, got {time_margin!r}")
 
 
+def _number(count: int) -> str:
+    return "two" if count == 2 else str(count)
+
+
 #: Per game class, the bounds last found fine (a game's bounds are almost always one tuple).
 _FINE_BOUNDS: dict[type, object] = {}
 
@@ -289,8 +294,8 @@ _FINE_BOUNDS: dict[type, object] = {}
 def _record(game, names, budgets, seed, opening, moves, utilities, termination, loser, message) -> GameRecord:
     return GameRecord(
         game=game.spec,
-        players=(names[0], names[1]),
-        budgets=(str(budgets[0]), str(budgets[1])),
+        players=tuple(names),
+        budgets=tuple(map(str, budgets)),
         seed=seed,
         opening=opening,
         moves=tuple(moves),
@@ -299,78 +304,6 @@ def _record(game, names, budgets, seed, opening, moves, utilities, termination, 
         loser=loser,
         message=message,
     )
-
-
-def legal_index(legal: Sequence, move) -> int | None:
-    """Index of ``move`` among the legal moves, matching type as well as value.
-
-    For ints, strings and tuples, ``legal.index`` finds it in C; the scan in Python is
-    for other types, and for an equal value of another type (``1.0`` or ``True`` for 1).
-    """
-    if type(move) in _FAST_TYPES:
-        try:
-            i = legal.index(move)
-        except ValueError:
-            return None
-        except Exception:
-            return _find(legal, move)
-        if type(legal[i]) is type(move):
-            return i
-    return _find(legal, move)
-
-
-def _find(legal: Sequence, move) -> int | None:
-    """Index of ``move`` among the legal moves, matching type as well as value."""
-    for i, m in enumerate(legal):
-        try:
-            if type(m) is type(move) and m == move:
-                return i
-        except Exception:
-            return None
-    return None
-
-
-def _checked_decision(game: Game, state: State, decision: Decision) -> tuple[str, ...]:
-    """The decision's principal variation as text, once every field is found fit to store:
-    ValueError names the first that is not (see ``Decision``)."""
-    score, depth, nodes, pv = decision.score, decision.depth, decision.nodes, decision.pv
-    if score is not None:
-        low, high = game.bounds
-        slack = 1e-9 * (high - low)
-        if not _real(score) or not low - slack <= score <= high + slack:  # nan fails too
-            raise ValueError(f"score {_shown(score)} is not a number within the game's bounds [{low:g}, {high:g}]")
-    if depth is not None and not (_whole(depth) and 0 <= depth <= MAX_DEPTH):
-        raise ValueError(f"depth {_shown(depth)} is not a whole number from 0 to {MAX_DEPTH:,}")
-    if nodes is not None and not (_whole(nodes) and 0 <= nodes <= MAX_NODES):
-        raise ValueError(f"reported nodes {_shown(nodes)} is not a whole number from 0 to {MAX_NODES:,}")
-    if not pv:
-        return ()
-    if not isinstance(pv, (tuple, list)) or len(pv) > MAX_PV:
-        raise ValueError(f"principal variation is not a tuple of at most {MAX_PV:,} moves")
-    try:
-        # each a move the game can write; where it writes moves by position, legal where it is
-        # played (line_text walks it). A full legality walk elsewhere would cost more than a fast
-        # engine's move (1.4 ms for 20 chess moves): a principal variation is the bot's forecast
-        return tuple(game.line_text(state, pv))
-    except Exception as exc:
-        raise ValueError(f"principal variation cannot be written: {_describe(exc)}") from None
-
-
-def _real(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shown(value, size: int = 60) -> str:
-    """A value from a bot, shown in at most ``size`` characters."""
-    try:
-        text = repr(value)
-    except Exception:  # a repr that raises, or recurses too deep
-        return f"<unprintable {type(value).__name__}>"
-    return text if len(text) <= size else text[: size - 1] + "…"
 
 
 def _opening_text(game: Game, opening: Sequence) -> tuple[str, ...]:
@@ -385,10 +318,6 @@ def _opening_text(game: Game, opening: Sequence) -> tuple[str, ...]:
         out.append(m if isinstance(m, str) else game.move_text(state, m))
         state = game.apply(state, move)
     return tuple(out)
-
-
-def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def ask(bot: Bot, game: Game, state: State, budget: Budget | Counter | None = None):

@@ -9,7 +9,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
     description = "one ply: a win at once if it can, otherwise the best heuristic (seeded tie-break)"
-    handles = frozenset({"chance"})  # never asked at a chance node: the referee draws
+    handles = frozenset({"chance", "players", "nonzero-sum"})  # never asked at a chance node: the referee draws
 
     def choose(self, game, state, budget):
         me = game.to_move(state)

@@ -21,7 +21,7 @@ class HumanBot(Bot):
 
     name = "human"
     description = "a person typing moves in the terminal (help, resign, quit)"
-    handles = frozenset({"chance"})  # never asked at a chance node: the referee draws
+    handles = frozenset({"chance", "players", "nonzero-sum"})  # never asked at a chance node: the referee draws
     interactive = True
 
     def __init__(self, *, input=input, output=sys.stdout, **params):

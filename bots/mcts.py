@@ -6,6 +6,13 @@ random moves from it to the end of the game, and backs the result up the path. R
 are utilities scaled from the game's bounds into [0, 1]; each node keeps the sum for
 the player who moved into it, so games where a player moves twice in a row work too.
 
+In a game of more than two seats, or whose utilities do not sum to zero, the playout's
+reward is a vector, every seat's utility scaled into [0, 1], and each node sums the reward
+of the seat that moved into it (max^n style, as in N. R. Sturtevant, "An analysis of UCT in
+multi-player games", Computers and Games 2008): UCT at a node picks by the mean rewards of
+the seat to move there. Those games take the loop of games with chance (``_search_chance``),
+which plays deterministic games as well; two-player zero-sum games keep their own loops.
+
 Every position made by ``game.apply`` is counted by the arena, in the tree and in the
 playouts alike, and so is the root: that is the node count it records. When
 the budget runs out, the unfinished playout is dropped and the bot plays the most
@@ -50,8 +57,9 @@ class MCTSBot(Bot):
     """UCT: grows a tree by random playouts and plays the most visited move."""
 
     name = "mcts"
-    description = "Monte Carlo tree search (UCT) with uniformly random playouts; chance nodes sampled"
-    handles = frozenset({"chance"})
+    description = ("Monte Carlo tree search (UCT) with uniformly random playouts; chance nodes sampled; "
+                   "n seats back up a utility vector")
+    handles = frozenset({"chance", "players", "nonzero-sum"})
 
     playouts: int | None = param(
         1000,
@@ -69,6 +77,9 @@ class MCTSBot(Bot):
         low, high = game.bounds
         mover = game.to_move(state)
         root = _Node(state, None, 1 - mover, mover, list(moves), None)  # its own rewards go unused
+        vector = bool(game.model.features & _VECTOR_FEATURES)
+        if vector:
+            root.who = mover  # any seat: its index must be within the reward vector
         limit, until_spent = self.playouts, self.playouts is None
         if until_spent:
             # A playout that ends inside the tree applies no move and counts nothing, so a
@@ -77,8 +88,18 @@ class MCTSBot(Bot):
             limit = budget.budget.nodes
             if limit is None and budget.budget.time is None:
                 limit = UNBOUNDED_PLAYOUTS
-        search = self._search_chance if game.model.chance else self._search
-        depth = search(game, root, limit, until_spent, budget, rng.random, low, high)
+        if vector:
+            reward, back_up = _vector_reward(game, low, high), _back_up_vector
+            depth = self._search_chance(game, root, limit, until_spent, budget, rng.random, reward, back_up)
+        elif game.model.chance:
+            utility, span = game.utility, high - low
+
+            def reward(state):
+                return (utility(state, 0) - low) / span
+
+            depth = self._search_chance(game, root, limit, until_spent, budget, rng.random, reward, _back_up)
+        else:
+            depth = self._search(game, root, limit, until_spent, budget, rng.random, low, high)
         return self._decision(root, rng, moves, low, high, depth)
 
     def _search(self, game, root, limit, until_spent, budget, random, low, high) -> int:
@@ -149,22 +170,22 @@ class MCTSBot(Bot):
             pass  # the unfinished playout is dropped
         return deepest - 1
 
-    def _search_chance(self, game, root, limit, until_spent, budget, random, low, high) -> int:
+    def _search_chance(self, game, root, limit, until_spent, budget, random, reward, back_up) -> int:
         """``_search`` for a game with chance nodes: a chance node's child is the outcome
         drawn by its probability (a new one is added to the tree), never chosen by UCT, and
         playouts draw outcomes by their probabilities too. Kept apart so the loop of
-        deterministic games pays nothing for it."""
-        apply, legal, to_move, terminal, utility = game.apply, game.legal_moves, game.to_move, game.is_terminal, game.utility
+        deterministic games pays nothing for it. ``reward(state)`` scores the end of a
+        playout (player 0's reward, or every seat's) and ``back_up(path, reward)`` backs it up."""
+        apply, legal, to_move, terminal = game.apply, game.legal_moves, game.to_move, game.is_terminal
         outcomes = game.chance_outcomes
         c = self.exploration
-        span = high - low
 
         def draw(state):
             return outcome_at(outcomes(state), random())
 
         def made(state, move, who):
             if terminal(state):
-                return _Node(state, move, who, -1, None, (utility(state, 0) - low) / span)
+                return _Node(state, move, who, -1, None, reward(state))
             mover = to_move(state)
             node = _Node(state, move, who, mover, [] if mover == CHANCE else list(legal(state)), None)
             if mover == CHANCE:
@@ -212,10 +233,10 @@ class MCTSBot(Bot):
                         else:
                             moves = legal(s)
                             s = apply(s, moves[int(random() * len(moves))])
-                    value = (utility(s, 0) - low) / span
+                    value = reward(s)
                 elif budget.exhausted:
                     break  # a playout that ended in the tree counted nothing: look at the budget
-                _back_up(path, value)
+                back_up(path, value)
                 done += 1
         except BudgetExhausted:
             pass
@@ -241,6 +262,31 @@ def _back_up(path, value: float) -> None:
     """Backpropagation: each node on ``path`` sums the reward of the player who moved into it
     (``value`` is player 0's, in [0, 1])."""
     rewards = (value, 1.0 - value)
+    for nd in path:
+        n = nd.n + 1
+        nd.n = n
+        w = nd.w + rewards[nd.who]
+        nd.w = w
+        nd.q = w / n
+        nd.isq = 1.0 / sqrt(n)
+
+
+#: Model features under which a playout's reward is a vector (one utility per seat).
+_VECTOR_FEATURES = frozenset({"players", "nonzero-sum"})
+
+
+def _vector_reward(game, low: float, high: float):
+    """``reward(state)``: every seat's utility at the end ``state``, scaled into [0, 1]."""
+    utilities, span = game.utilities, high - low
+
+    def reward(state):
+        return tuple([(u - low) / span for u in utilities(state)])
+
+    return reward
+
+
+def _back_up_vector(path, rewards: tuple) -> None:
+    """``_back_up`` for a reward vector (one per seat, each in [0, 1])."""
     for nd in path:
         n = nd.n + 1
         nd.n = n

@@ -16,7 +16,7 @@ class RandomBot(Bot):
 
     name = "random"
     description = "uniformly random legal move (seeded)"
-    handles = frozenset({"chance"})  # never asked at a chance node: the referee draws
+    handles = frozenset({"chance", "players", "nonzero-sum"})  # never asked at a chance node: the referee draws
 
     _state = 0
 

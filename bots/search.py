@@ -60,12 +60,20 @@ def effective_depth(own: int | None, limit: int | None) -> int | None:
 
 
 def rank(game: Game, child, me: int) -> float:
-    """How good ``child`` looks for ``me`` one ply on: wins above and losses below any heuristic."""
+    """How good ``child`` looks for ``me`` one ply on: wins above and losses below any heuristic
+    (a win: more than an even share of the game's total; with no total, more than the middle of ``bounds``)."""
     if game.is_terminal(child):
-        u = game.utility(child, me)
         low, high = game.bounds
+        model = game.model
+        u = game.utility(child, me) - (0.0 if model.total == 0.0 else _even_share(game))
         return high + u if u > 0 else low + u if u < 0 else 0.0
     return game.heuristic(child, me)
+
+
+def _even_share(game: Game) -> float:
+    """What every seat would get if all shared alike: the total over the seats, or the middle of the bounds."""
+    total = game.model.total
+    return total / game.model.players if total is not None else sum(game.bounds) / 2
 
 
 class Search:

@@ -12,9 +12,10 @@ def register_games(register):
     from games.nim import Nim
     from games.othello import Othello
     from games.pig import Pig
+    from games.rolit import Rolit
     from games.tictactoe import TicTacToe
     from games.tree import Tree
     from games.wythoff import Wythoff
 
-    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello, Chess, Tree, Pig):
+    for cls in (Nim, Bachet, Counting, Wythoff, TicTacToe, ConnectFour, Othello, Chess, Tree, Pig, Rolit):
         register(cls)

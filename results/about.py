@@ -14,6 +14,7 @@ from typing import Iterable
 
 from arena.formats import stored_format
 from arena.records import GameRecord
+from arena.seating import seating_cycle
 
 
 #: How the dice of a game with chance fell, in a report's settings line.
@@ -21,6 +22,15 @@ CHANCE_WORDS = {
     "duplicate": "duplicate chance (a pair's games draw the same outcomes seat by seat)",
     "independent": "independent chance (every game its own dice)",
 }
+
+
+def table_words(seats: int, games: int) -> str:
+    """What each table of a game of ``seats`` seats plays when asked for ``games``, in words:
+    whole seating cycles (``arena.seating``)."""
+    length = len(seating_cycle(seats))
+    played = -(-games // length) * length
+    return (f"{seats} seats a table, {played} games a table: every bot in every seat {played // seats} times, "
+            f"every ordered pair of bots adjacent in turn in {played // (seats - 1)}")
 
 
 @dataclass(frozen=True)
@@ -81,10 +91,13 @@ class About:
     """In a game with chance, where the dice came from: "duplicate" (a pair's games drew the
     same outcomes seat by seat) or "independent"; None otherwise."""
 
+    seats: int = 2
+    """Seats of the game: a game of more is played at tables (``arena.seating``)."""
+
     @classmethod
-    def from_store(cls, tournament, finished: int, keyed: bool = False) -> "About":
+    def from_store(cls, tournament, finished: int, keyed: bool = False, seats: int = 2) -> "About":
         """From a ``results.store.Tournament`` row and the number of games stored for it;
-        ``keyed``: its dice have a key (a game with chance, ``Store.keyed``)."""
+        ``keyed``: its dice have a key (a game with chance, ``Store.keyed``); ``seats``: its game's."""
         config = tournament.config
         bots = tuple(Entry(b["name"], b.get("spec"), b.get("budget")) for b in config.get("bots", ()))
         return cls(
@@ -98,6 +111,7 @@ class About:
             sandboxed=bool(config.get("sandbox")), rounds=config.get("rounds"), race=config.get("race"),
             plan=stored_format(config).describe(config) if config else None,
             chance=("independent" if config.get("independent_chance") else "duplicate") if keyed else None,
+            seats=seats,
         )
 
     @classmethod
@@ -139,7 +153,9 @@ class About:
         if self.format:
             against = f" ({', '.join(self.challengers)} against the field)" if self.challengers else ""
             parts.append(self.format + against)
-        if self.plan:
+        if self.seats > 2 and self.games_per_pairing is not None:
+            parts.append(table_words(self.seats, self.games_per_pairing))
+        elif self.plan:
             parts.append(self.plan)
         elif self.games_per_pairing is not None:
             parts.append(f"{self.games_per_pairing} games per pairing")
@@ -170,6 +186,7 @@ class About:
             "opening_file": self.opening_file, "started": self.started, "version": self.version,
             "sandboxed": self.sandboxed, "chance": self.chance, "rounds": self.rounds, "race": self.race, "finished": self.finished,
             "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
+            **({"seats": self.seats} if self.seats > 2 else {}),
         }
 
     def lines(self, width: int = 100) -> list[str]:

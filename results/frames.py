@@ -8,8 +8,8 @@ import pandas as pd
 
 from arena.records import GameRecord
 from results.about import About
-from results.rows import GAME_COLUMNS, MOVE_COLUMNS, game_row, move_rows
-from results.tables import Tables, typed_games, typed_moves
+from results.rows import GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, game_row, move_rows, seat_rows
+from results.tables import Tables, typed_games, typed_moves, typed_seats
 
 
 def frames(records: Iterable[GameRecord], tournament: str = "") -> Tables:
@@ -21,15 +21,17 @@ def frames(records: Iterable[GameRecord], tournament: str = "") -> Tables:
         if not isinstance(record, GameRecord):
             raise TypeError(f"results.frames: records[{i}] is not an arena GameRecord: {type(record).__name__}")
     pairings: dict[frozenset, int] = {}
-    games, moves = [], []
+    games, moves, seats = [], [], []
     for i, record in enumerate(records):
         pairing = pairings.setdefault(frozenset(record.players), len(pairings))
         games.append(game_row(record, i, pairing, tournament))
         moves.extend(move_rows(record, i, tournament))
+        seats.extend(seat_rows(record, i, tournament))
     return Tables(
         typed_games(pd.DataFrame(games, columns=list(GAME_COLUMNS))),
         typed_moves(pd.DataFrame(moves, columns=list(MOVE_COLUMNS))),
         About.from_records(records, tournament),
+        typed_seats(pd.DataFrame(seats, columns=list(SEAT_COLUMNS))),
     )
 
 

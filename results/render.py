@@ -29,7 +29,7 @@ SHORT = {
     "score_rate": "score%", "win_rate": "win%", "nodes_per_move": "nodes/move", "nodes_per_second": "nodes/s",
     "seconds_per_move": "s/move", "first_games": "1st_games", "first_score": "1st_score", "first_rate": "1st%",
     "second_games": "2nd_games", "second_score": "2nd_score", "second_rate": "2nd%", "illegal_move": "illegal",
-    "wins_by_forfeit": "opp_faults", "reported_moves": "reported", "over_budget": "over",
+    "wins_by_forfeit": "opp_faults", "others_forfeited": "others_faults", "mean_rank": "rank", "reported_moves": "reported", "over_budget": "over",
 }
 """Headers people read, for the column names of the report tables."""
 NOTES = {
@@ -46,6 +46,15 @@ NOTES = {
     "reported": "nodes counted in the bot's own process, an engine's or an isolated bot's (the arena cannot check "
     "them): its moves with reported nodes, and those over the node budget",
 }
+SEAT_NOTES = {
+    "by_seat": "mean points of each bot in each seat (seat_1 moves first); all: every bot's together, what "
+    "each seat is worth",
+    "versus": "share of the games the row's bot and the column's played together in which the row's finished "
+    "ahead (a tie counts half)",
+    "endings": "how each bot's games ended: normally, or by the bot's own fault (it lost those); others_faults: "
+    "games another seat forfeited",
+}
+NOTES.update(SEAT_NOTES)
 PERCENT = {"superiority"}
 """Tables of probabilities, shown to people in percent."""
 BREAK_BEFORE = {"nodes_per_move": "search per move"}
@@ -79,6 +88,12 @@ def _number(column: str, value) -> str:
         return f"{value:,.0f}"
     text = f"{value:.2f}" if abs(value) >= 1 else f"{value:.3g}"
     return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
+
+
+def _note(name: str, table: pd.DataFrame) -> str | None:
+    """What a table shows: its own note (``attrs["note"]``, where a table of that name differs
+    by game, as the standings of more seats do), else its name's."""
+    return table.attrs.get("note") or NOTES.get(name)
 
 
 def _percent(value) -> str:
@@ -165,7 +180,7 @@ def _text(name: str, table: pd.DataFrame, width: int) -> str:
             ).rstrip()
 
         if part == 0:
-            title = f"{_title(name)}: {NOTES[name]}" if name in NOTES else _title(name)
+            title = f"{_title(name)}: {_note(name, table)}" if _note(name, table) else _title(name)
         else:
             what = BREAK_BEFORE.get(keys[columns[0]])
             title = f"{_title(name)}, continued" + (f": {what}" if what else "")
@@ -181,7 +196,7 @@ def _markdown(name: str, table: pd.DataFrame) -> str:
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 
     rule = "|" + "|".join("---:" if right else ":---" for right in numeric) + "|"
-    note = [NOTES[name], ""] if name in NOTES else []
+    note = [_note(name, table), ""] if _note(name, table) else []
     return "\n".join([f"## {_title(name)}", "", *note, line(header), rule, *map(line, rows)]) + "\n"
 
 
@@ -194,7 +209,7 @@ def _html(name: str, table: pd.DataFrame) -> str:
         )
 
     body = "\n".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
-    note = f"<p>{html.escape(NOTES[name])}</p>\n" if name in NOTES else ""
+    note = f"<p>{html.escape(_note(name, table))}</p>\n" if _note(name, table) else ""
     return (f"<h2>{html.escape(_title(name))}</h2>\n{note}<table>\n<thead><tr>{cells('th', header)}</tr></thead>\n"
             f"<tbody>\n{body}\n</tbody>\n</table>\n")
 

@@ -36,12 +36,26 @@ from results.sqlite import (
     read_error,
     write,
 )
-from results.rows import GameRow, GameRows, MoveRow, game_rows, sql_columns
+from results.rows import GameRow, GameRows, MoveRow, SeatRow, game_rows, sql_columns
 from results.runlock import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock  # noqa: F401 (imported from here too)
 
-SCHEMA = "botarena-results/3"
+SCHEMA = "botarena-results/4"
+_SEATS_TABLE = f"""CREATE TABLE IF NOT EXISTS seats (
+    tournament_id INTEGER NOT NULL,
+    {sql_columns(SeatRow)},
+    PRIMARY KEY (tournament_id, game_id, seat)
+) WITHOUT ROWID"""
+#: 4 added the seats table: its rows of the games stored before, two each, derived from theirs
+_SEATS = (
+    _SEATS_TABLE,
+    *(f"""INSERT OR IGNORE INTO seats SELECT tournament_id, game_id, {seat}, {name}, {utility}, {points},
+          CASE WHEN {points} = 1 THEN 1.0 WHEN {points} = 0 THEN 2.0 ELSE 1.5 END,
+          moves_{side}, nodes_{side}, seconds_{side} FROM games"""
+      for seat, side, name, utility, points in ((0, "first", "first", "utility_first", "score_first"),
+                                                (1, "second", "second", "-utility_first", "1.0 - score_first"))),
+)
 #: 3 added the moves' CPU seconds (NULL in the games stored before)
-_CPU = ("ALTER TABLE moves ADD COLUMN cpu REAL",)
+_CPU = ("ALTER TABLE moves ADD COLUMN cpu REAL", *_SEATS)
 #: Older schemas this version opens, each with the statements that bring it up to date.
 _MIGRATIONS = {
     # 2 added the moves' reported and over_budget flags (engines' own node counts)
@@ -51,6 +65,7 @@ _MIGRATIONS = {
         *_CPU,
     ),
     "botarena-results/2": _CPU,
+    "botarena-results/3": _SEATS,
 }
 
 _DDL = f"""
@@ -75,6 +90,7 @@ CREATE TABLE IF NOT EXISTS moves (
     {sql_columns(MoveRow)},
     PRIMARY KEY (tournament_id, game_id, ply)
 ) WITHOUT ROWID;
+{_SEATS_TABLE};
 """
 
 # The moves table is clustered on its key (WITHOUT ROWID: one b-tree, not a table and an
@@ -300,6 +316,8 @@ class Store:
             self.db.executemany(f"INSERT INTO games VALUES ({tid},{','.join('?' * len(GameRow._fields))})", [g.game for g in games])
             moves = chain.from_iterable(g.moves for g in games)
             self.db.executemany(f"INSERT INTO moves VALUES ({tid},{','.join('?' * len(MoveRow._fields))})", moves)
+            seats = chain.from_iterable(g.seats for g in games)
+            self.db.executemany(f"INSERT INTO seats VALUES ({tid},{','.join('?' * len(SeatRow._fields))})", seats)
 
         try:
             self._write(_games_text([g.game.game_id for g in games], tournament), write, lambda: self._stored(tournament))
@@ -320,7 +338,8 @@ class Store:
         return f"{count} of {tournament.scheduled} games are stored"
 
     def game(self, tournament: Tournament, game_id: int) -> tuple[dict, list[dict]]:
-        """One stored game and its moves, as dicts keyed by column name."""
+        """One stored game and its moves, as dicts keyed by column name; the game's ``seats``: the
+        bot in each seat."""
         try:
             cur = self.db.execute("SELECT * FROM games WHERE tournament_id=? AND game_id=?", (tournament.id, game_id))
             row = cur.fetchone()
@@ -335,7 +354,12 @@ class Store:
                 "SELECT * FROM moves WHERE tournament_id=? AND game_id=? ORDER BY ply", (tournament.id, game_id)
             )
             names = [d[0] for d in cur.description]
-            return game, [dict(zip(names, r)) for r in cur.fetchall()]
+            moves = [dict(zip(names, r)) for r in cur.fetchall()]
+            seated = self.db.execute(
+                "SELECT bot FROM seats WHERE tournament_id=? AND game_id=? ORDER BY seat", (tournament.id, game_id)
+            ).fetchall()
+            game["seats"] = [bot for (bot,) in seated] or [game["first"], game["second"]]
+            return game, moves
         except sqlite3.Error as exc:
             raise self._read_error(exc, "read") from None
 
@@ -348,12 +372,25 @@ class Store:
 
     def summaries(self, tournament: Tournament) -> list[dict]:
         """Every stored game of ``tournament`` in a few columns (game_id, first, second, result,
-        termination, loser, plies), by game id."""
+        termination, loser, plies; for a game of more seats, ``seats``: (bot, points) per seat), by game id."""
         columns = ("game_id", "first", "second", "result", "termination", "loser", "plies")
         rows = self._query(
             f"SELECT {', '.join(columns)} FROM games WHERE tournament_id=? ORDER BY game_id", (tournament.id,)
         )
-        return [dict(zip(columns, row)) for row in rows]
+        out = [dict(zip(columns, row)) for row in rows]
+        # games of more than two seats: each seat's bot and points too, under "seats"
+        tables: dict[int, list] = {}
+        for game_id, bot, points in self._query(
+            "SELECT game_id, bot, points FROM seats WHERE tournament_id=? AND game_id IN "
+            "(SELECT game_id FROM seats WHERE tournament_id=? AND seat=2) ORDER BY game_id, seat",
+            (tournament.id, tournament.id),
+        ):
+            tables.setdefault(game_id, []).append((bot, points))
+        if tables:
+            for row in out:
+                if row["game_id"] in tables:
+                    row["seats"] = tables[row["game_id"]]
+        return out
 
 
 def _games_text(ids: list[int], tournament: Tournament) -> str:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from arena.referee import MAX_DEPTH, MAX_NODES
 from results.about import About
-from results.rows import GAME_COLUMNS, MOVE_COLUMNS
+from results.rows import GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS
 from results.sqlite import damaged
 from results.store import Store
 
@@ -22,20 +22,30 @@ class _Frames(NamedTuple):
 
 
 class Tables(_Frames):
-    """One tournament's games and moves, and ``about``: what they describe (``results.about.About``).
+    """One tournament's games and moves, ``about``: what they describe (``results.about.About``),
+    and ``seats``: a row per seat of every game (``SEAT_COLUMNS``; the bot in each seat, its
+    utility, points, rank, moves, nodes and seconds), the one table of a game of more than two seats.
 
     Still a pair, so ``games, moves = results.load(path)`` unpacks as it always did.
     """
 
     about: About | None = None
+    seats: pd.DataFrame | None = None
 
-    def __new__(cls, games: pd.DataFrame, moves: pd.DataFrame, about: About | None = None):
+    def __new__(cls, games: pd.DataFrame, moves: pd.DataFrame, about: About | None = None,
+                seats: pd.DataFrame | None = None):
         self = super().__new__(cls, games, moves)
         self.about = about
+        self.seats = seats if seats is not None else pd.DataFrame(columns=list(SEAT_COLUMNS))
         return self
 
     def __getnewargs__(self):
-        return (self.games, self.moves, self.about)
+        return (self.games, self.moves, self.about, self.seats)
+
+    @property
+    def players(self) -> int:
+        """Seats per game (2 when no game is stored)."""
+        return int(self.seats["seat"].max()) + 1 if len(self.seats) else 2
 
 
 def load(path: str | Path, tournament: str | None = None) -> Tables:
@@ -52,23 +62,31 @@ def load(path: str | Path, tournament: str | None = None) -> Tables:
 def _load(store: Store, tournament: str | None) -> Tables:
     t = store.tournament(tournament)
     games = pd.read_sql_query("SELECT * FROM games WHERE tournament_id=? ORDER BY game_id", store.db, params=(t.id,))
+    seats = pd.read_sql_query(
+        "SELECT * FROM seats WHERE tournament_id=? ORDER BY game_id, seat", store.db, params=(t.id,)
+    )
     moves = pd.read_sql_query(
-        "SELECT m.game_id, m.ply, m.player, CASE m.player WHEN 0 THEN g.first WHEN 1 THEN g.second ELSE 'chance' END "
-        "AS bot, "
-        "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget, m.cpu FROM moves m JOIN games g "
-        "ON g.tournament_id = m.tournament_id AND g.game_id = m.game_id "
+        "SELECT m.game_id, m.ply, m.player, COALESCE(s.bot, 'chance') AS bot, "
+        "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget, m.cpu FROM moves m LEFT JOIN seats s "
+        "ON s.tournament_id = m.tournament_id AND s.game_id = m.game_id AND s.seat = m.player "
         "WHERE m.tournament_id=? ORDER BY m.game_id, m.ply",
         store.db,
         params=(t.id,),
     )
-    games.insert(0, "tournament", t.name)
-    moves.insert(0, "tournament", t.name)
-    about = About.from_store(t, len(games), t.id in store.keyed())
-    return Tables(typed_games(games[list(GAME_COLUMNS)]), typed_moves(moves[list(MOVE_COLUMNS)]), about)
+    for frame in (games, moves, seats):
+        frame.insert(0, "tournament", t.name)
+    about = About.from_store(t, len(games), t.id in store.keyed(), int(seats["seat"].max()) + 1 if len(seats) else 2)
+    return Tables(typed_games(games[list(GAME_COLUMNS)]), typed_moves(moves[list(MOVE_COLUMNS)]), about,
+                  typed_seats(seats[list(SEAT_COLUMNS)]))
 
 
 def typed_games(games: pd.DataFrame) -> pd.DataFrame:
     return games.astype({"loser": "Int64", "score_first": "float64", "utility_first": "float64"})
+
+
+def typed_seats(seats: pd.DataFrame) -> pd.DataFrame:
+    return seats.astype({"seat": "int64", "utility": "float64", "points": "float64", "rank": "float64",
+                         "moves": "int64", "nodes": "int64", "seconds": "float64"})
 
 
 def typed_moves(moves: pd.DataFrame) -> pd.DataFrame:

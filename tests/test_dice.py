@@ -367,5 +367,5 @@ def test_a_chance_seat_that_is_not_a_seat_is_the_games_error_named_in_one_line(s
         def chance_seat(self, state, last):
             return seat
 
-    with pytest.raises(ValueError, match=rf"^pig: chance_seat returned {seat!r} at ply 1: a seat, 0 or 1$"):
+    with pytest.raises(ValueError, match=rf"^pig: chance_seat returned {seat!r} at ply 1: a seat, 0 to 1$"):
         play_game(OddSeat(goal=10), [RandomBot(), RandomBot()], seed=1, opening=["roll"])

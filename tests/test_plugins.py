@@ -11,8 +11,8 @@ from arena import Bot, Game, PluginError, UnknownNameError, get_registry, hookim
 from arena.plugins import DEFAULT_PLUGINS, make_plugin_manager
 from tests.plugins import duplicate, misbehaving
 
-BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "chess", "tree", "pig"}
-BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2", "human", "engine", "uci"}
+BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "chess", "tree", "pig", "rolit"}
+BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2", "human", "engine", "uci", "maxn", "paranoid", "brs"}
 
 
 def test_built_ins_are_registered_through_the_hooks(registry):

@@ -208,6 +208,11 @@ def test_every_game_and_search_bot_can_be_drawn(capsys, tmp_path):
             moves.append(game.move_text(state, move))
             state = game.apply(state, move)
             assert len(moves) < 1000 and not game.is_terminal(state), name
+        if game.model.features - {"chance"}:  # more seats, or not zero-sum: the two-player searches refuse it
+            for spec in ("alphabeta:depth=2", "expectimax:depth=2"):
+                code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=100", "--moves", *moves)
+                assert code == 2 and err.count("\n") == 1 and "players" in err, (name, spec, err)
+            continue
         for spec in ("alphabeta:depth=2", "iterative:max_depth=2", "minimax:depth=1", "solver"):
             budget = "nodes=100"
             code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", budget, "--format", "svg",

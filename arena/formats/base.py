@@ -117,6 +117,11 @@ class Format:
         for a format paired as results come in."""
         return None
 
+    def tables(self, bots: tuple[str, ...], challengers: tuple[str, ...], seats: int) -> list[tuple[int, ...]] | None:
+        """The tables of a stage's field for a game of ``seats`` seats (more than two), each a
+        tuple of indices into ``bots``; None: this format pairs two bots a game."""
+        return None
+
     def round_count(self, config, most_games_per_pairing: int) -> int:
         """How many rounds (each with an opening of its own) the tournament may play."""
         return most_games_per_pairing // 2
@@ -140,6 +145,11 @@ class Format:
         stored; ``view``: how the ratings are shown, a ``results.ratings.View``)."""
         from results.report import View, report
 
+        if getattr(tables, "players", 2) > 2:  # a game of more seats: its tables read the seats
+            from results.seat_report import seat_report
+
+            standard = seat_report(tables.seats, tables.games, tables.moves, view or View())
+            return [], standard
         standard = report(tables.games, tables.moves, view or View())
         return [], {**self.own_tables(tables.games, config, standard["standings"]), **standard}
 
@@ -166,7 +176,11 @@ class Leaderboard:
             self.add(first, second, score)
 
     def add(self, first: str, second: str, score_first: float) -> None:
-        for name, won in ((first, score_first), (second, 1.0 - score_first)):
+        self.add_seats(((first, score_first), (second, 1.0 - score_first)))
+
+    def add_seats(self, seats: Iterable[tuple[str, float]]) -> None:
+        """One game's (bot, points) per seat."""
+        for name, won in seats:
             self.points[name] = self.points.get(name, 0.0) + won
             self.games[name] = self.games.get(name, 0) + 1
 
@@ -188,7 +202,10 @@ class Watcher:
 
     def __init__(self, stored: list[dict], scheduled: int):
         """``stored``: the games already in the database (``Store.summaries``); ``scheduled``: the schedule's size."""
-        self.board = Leaderboard((r["first"], r["second"], points(r["result"])) for r in stored)
+        self.board = Leaderboard((r["first"], r["second"], points(r["result"])) for r in stored if "seats" not in r)
+        for r in stored:
+            if "seats" in r:
+                self.board.add_seats(r["seats"])
         self.total, self.initial = scheduled, len(stored)
         self.lines: list[str] = []
         """What the format has to say above the progress bar, until ``news`` takes it."""
@@ -205,6 +222,11 @@ class Watcher:
     def add(self, game: "GameRow") -> int:
         """Take one finished game; return the steps the progress bar advances."""
         self.board.add(game.first, game.second, game.score_first)
+        return 1
+
+    def add_table(self, game: "GameRow", seats: list) -> int:
+        """Take one finished game of more than two seats (``seats``: its ``SeatRow`` tuples)."""
+        self.board.add_seats((row[2], row[4]) for row in seats)
         return 1
 
     def failed(self, index: int) -> None:

@@ -1,8 +1,10 @@
-"""Gauntlet: the challengers play every other bot of the field, not each other, nor the field itself."""
+"""Gauntlet: the challengers play every other bot of the field, not each other, nor the field
+itself; in a game of more seats, each challenger sits at a table with every set of others."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 from arena.errors import ParameterError
 from arena.formats.base import Format, Setting
@@ -48,3 +50,8 @@ class Gauntlet(Format):
     def pairings(self, bots, challengers):
         chosen = [i for i, b in enumerate(bots) if b in challengers]
         return [(c, f) for c in chosen for f in range(len(bots)) if f not in chosen]
+
+    def tables(self, bots, challengers, seats):
+        chosen = [i for i, b in enumerate(bots) if b in challengers]
+        field = [i for i in range(len(bots)) if i not in chosen]
+        return [(c, *others) for c in chosen for others in combinations(field, seats - 1)]

@@ -40,8 +40,10 @@ def cmd_play(registry: Registry | None, args) -> int:
         registry = command_registry(args.plugin, sandboxed=args.sandbox, isolate=args.isolate, game=args.game,
                                     specs=[e.spec for e in given], limits=limits)
     game = registry.game(args.game)
-    if len(args.bot) != 2:
-        raise UsageError(f"play needs exactly two --bot options, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
+    seats = game.model.players
+    if len(args.bot) != seats:
+        want = "exactly two --bot options" if seats == 2 else f"{seats} --bot options, one per seat of {game.name}"
+        raise UsageError(f"play needs {want}, got {len(args.bot)}; bots: {', '.join(registry.bots)}")
     entrants = short_names(given, registry)
     bots = [registry.bot(e.spec) for e in entrants]
     for bot in bots:
@@ -108,14 +110,14 @@ def unbounded(bot, budget: Budget) -> bool:
 
 
 def header(game: Game, names, bots, budgets, seed: int) -> str:
-    sides = [f"{game.player_name(i)}: {names[i]}" for i in range(2)]
+    sides = [f"{game.player_name(i)}: {names[i]}" for i in range(len(names))]
     shown = [str(b) for b, bot in zip(budgets, bots) if not bot.interactive]
     if len(set(shown)) > 1:  # budgets differ: each after its bot
         sides = [s if bot.interactive else f"{s} (budget {b})" for s, b, bot in zip(sides, budgets, bots)]
         extra = ""
     else:
         extra = f"budget {shown[0]}, " if shown else ""
-    return f"{game.spec}: {sides[0]}  vs  {sides[1]}  ({extra}seed {seed})"
+    return f"{game.spec}: {'  vs  '.join(sides)}  ({extra}seed {seed})"
 
 
 def move_line(record: MoveRecord, who: str, game: Game | None = None) -> str:

@@ -276,12 +276,20 @@ def cmd_list(registry: Registry, args) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     print(f"{about.title[0].upper()}{about.title[1:]}; {len(rows):,} listed")
-    table = [("game", "first", "second", "result", "ended", "plies")]
+    tables = any("seats" in r for r in rows)  # a game of more seats: the bots in seat order, in one column
+    table = [("game", "seats", "result", "ended", "plies") if tables else ("game", "first", "second", "result", "ended", "plies")]
     for r in rows:
-        ended = r["termination"] if r["loser"] is None else f"{r['termination']} ({r[('first', 'second')[r['loser']]]})"
-        table.append((str(r["game_id"]), r["first"], r["second"], r["result"], ended, str(r["plies"])))
-    _print_table(table, right=(0, 5))
+        seated = _seated(r)
+        ended = r["termination"] if r["loser"] is None else f"{r['termination']} ({seated[r['loser']]})"
+        who = (", ".join(seated),) if tables else (r["first"], r["second"])
+        table.append((str(r["game_id"]), *who, r["result"], ended, str(r["plies"])))
+    _print_table(table, right=(0, len(table[0]) - 1))
     return 0
+
+
+def _seated(row: dict) -> list[str]:
+    """The bots of a listed game in seat order."""
+    return [bot for bot, _ in row["seats"]] if "seats" in row else [row["first"], row["second"]]
 
 
 def _filtered(rows: list[dict], about, args) -> list[dict]:
@@ -291,7 +299,7 @@ def _filtered(rows: list[dict], about, args) -> list[dict]:
     if args.result in ("win", "loss") and args.bot is None:
         raise UsageError(f"--result {args.result} needs --bot: whose {args.result}")
     if args.bot is not None:
-        rows = [r for r in rows if args.bot in (r["first"], r["second"])]
+        rows = [r for r in rows if args.bot in _seated(r)]
     if args.termination is not None:
         rows = [r for r in rows if r["termination"] == args.termination]
     if args.result in ("win", "loss"):
@@ -304,6 +312,8 @@ def _filtered(rows: list[dict], about, args) -> list[dict]:
 
 
 def _points(row: dict, bot: str) -> float:
+    if "seats" in row:  # a game of more seats: a win is the whole point
+        return sum(p for b, p in row["seats"] if b == bot)
     first = points(row["result"])
     return first if row["first"] == bot else 1.0 - first
 
@@ -336,15 +346,15 @@ def cmd_show(registry: Registry, args) -> int:
         row, moves = store.game(tournament, args.game_id)
     opening = split_text(row["opening"])  # "[fen=...] e7e5": a position of an openings file, then moves
     game = registry.game(opening.game_spec(tournament.game))
-    first, second = (f"{game.player_name(p)}: {row[k]}" for p, k in enumerate(("first", "second")))
-    print(f"{tournament.name} game {row['game_id']}: {first} vs {second}, seed {row['seed']}")
+    names = row["seats"]
+    seated = " vs ".join(f"{game.player_name(p)}: {name}" for p, name in enumerate(names))
+    print(f"{tournament.name} game {row['game_id']}: {seated}, seed {row['seed']}")
     budgets = {b["name"]: b.get("budget") for b in tournament.config.get("bots", ())}
-    print("budgets: " + ", ".join(f"{name} {budgets.get(name) or 'not recorded'}" for name in (row["first"], row["second"])))
+    print("budgets: " + ", ".join(f"{name} {budgets.get(name) or 'not recorded'}" for name in dict.fromkeys(names)))
     state = game.play(opening.moves)
     if row["opening"]:
         print(f"opening: {row['opening']}")
     print(game.render(state))
-    names = (row["first"], row["second"])
     for m in moves:
         record = MoveRecord(
             m["ply"], m["player"], m["move"], m["nodes"], m["seconds"], m["depth"], m["score"], tuple(m["pv"].split())

@@ -81,7 +81,7 @@ def run_tournament(
     plugins = registry.plugins if registry.sandboxed else tuple(plugins)
     config = with_short_names(config, registry)  # an engine entered without a name: its program's
     game = validate(config, registry)  # a bad tournament fails before any worker starts
-    openings = round_openings(config, game, round_count(config))
+    openings = round_openings(config, game, round_count(config, seats=game.model.players))
     watch = watch or partial(config.format.watcher, config)
     aborted = False
     with Store(run.database) as store, (nullcontext(lock) if lock is not None else RunLock(run.database)) as lock:
@@ -141,7 +141,7 @@ def run_tournament(
                             text = stored_text(config.game, positions[index], rows.game.opening)
                             rows = rows._replace(game=rows.game._replace(opening=text))
                         writer.add(rows)
-                        steps = watcher.add(rows.game)
+                        steps = watcher.add(rows.game) if len(rows.seats) < 3 else watcher.add_table(rows.game, rows.seats)
                         for line in watcher.news():
                             bar.write(line, file=sys.stderr)
                         if run.progress:

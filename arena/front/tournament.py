@@ -9,7 +9,7 @@ from dataclasses import InitVar, dataclass, field, replace
 from typing import Sequence
 
 from arena.budget import Budget
-from arena.dice import Dice, game_context, pair_context
+from arena.dice import Dice, game_context, table_context
 from arena.errors import ArenaError, ParameterError
 from arena.execution.task import GameTask
 from arena.front.openings import OpeningBook, make_openings
@@ -19,6 +19,7 @@ from arena.game import Game
 from arena.formats import format_class, formats, stored_format
 from arena.formats.base import Format
 from arena.formats.roundrobin import RoundRobin
+from arena.front.tables import check_tables, seating_rounds, table_schedule
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.params import parse_spec
 from arena.plugins import Registry
@@ -182,22 +183,23 @@ class Schedule:
     def size(self) -> int:
         return len(self.games) or self.planned
 
-    def task(self, index: int, pairing: int, round: int, first: str, second: str, seed: int | None = None) -> GameTask:
-        """The game of round ``round`` in which ``first`` moves first against ``second`` (the one
-        place a tournament's game becomes a ``GameTask``). ``seed``: default, the game's own
-        (``game_seed``)."""
+    def task(self, index: int, pairing: int, round: int, *seated: str, seed: int | None = None) -> GameTask:
+        """The game of round ``round`` with the bots named ``seated`` in seat order (``first,
+        second``: first moves first): the one place a tournament's game becomes a ``GameTask``.
+        ``pairing``: its pair or table. ``seed``: default, the game's own (``game_seed``)."""
         config = self.config
         if len(self._by_name) != len(config.bots):
             self._by_name.update((e.name, e) for e in config.bots)
-        a, b = self._by_name[first], self._by_name[second]
+        entrants = tuple(self._by_name[name] for name in seated)
+        specs = tuple(e.spec for e in entrants)
         opening = self.openings[round]
         spec, moves = (opening.game_spec(config.game), opening.moves) if isinstance(opening, Opening) else (config.game, opening)
         return GameTask(
-            index=index, pairing=pairing, game=spec, names=(first, second), specs=(a.spec, b.spec),
-            budgets=(config.budget_of(a), config.budget_of(b)),
-            seed=game_seed(config.seed, first, second, round) if seed is None else seed,
-            opening=moves, limits=config.limits, isolate=config.isolate, hosts=self.hosts_of(a.spec, b.spec),
-            round=round, dice=None if self.key is None else Dice(self.key, self._context(first, second, round)),
+            index=index, pairing=pairing, game=spec, names=tuple(seated), specs=specs,
+            budgets=tuple(config.budget_of(e) for e in entrants),
+            seed=game_seed(config.seed, *seated, round) if seed is None else seed,
+            opening=moves, limits=config.limits, isolate=config.isolate, hosts=self.hosts_of(*specs),
+            round=round, dice=None if self.key is None else Dice(self.key, self._context(seated, round)),
         )
 
     def with_key(self, key: bytes | None) -> "Schedule":
@@ -205,14 +207,14 @@ class Schedule:
         from it (a key is kept with the tournament: see ``results.store.Store.chance_key``)."""
         self.key = key
         if key is not None:
-            self.games = [replace(g, dice=Dice(key, self._context(*g.names, g.round))) for g in self.games]
+            self.games = [replace(g, dice=Dice(key, self._context(g.names, g.round))) for g in self.games]
         return self
 
-    def _context(self, first: str, second: str, round: int) -> str:
-        return (game_context if self.config.independent_chance else pair_context)(first, second, round)
+    def _context(self, seated: tuple[str, ...], round: int) -> str:
+        return game_context(*seated, round) if self.config.independent_chance else table_context(seated, round)
 
-    def hosts_of(self, first: str, second: str):
-        return None if self.hosts is None else (self.hosts[first], self.hosts[second])
+    def hosts_of(self, *specs: str):
+        return None if self.hosts is None else tuple(self.hosts[spec] for spec in specs)
 
 
 def validate(config: TournamentConfig, registry: Registry) -> Game:
@@ -235,7 +237,10 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
             )
         seen[entrant.name] = entrant.spec
         registry.check_bot(entrant.spec, game, config.limits)
-    if config.games_per_pairing < 2 or config.games_per_pairing % 2:
+    seats = game.model.players
+    if seats != 2:
+        check_tables(config, game, seats, _challengers(config))
+    elif config.games_per_pairing < 2 or config.games_per_pairing % 2:
         raise ParameterError(
             f"games per pairing must be an even number of at least 2 (colours are swapped), got {config.games_per_pairing}"
         )
@@ -278,7 +283,8 @@ def make_schedule(
         raise ValueError("a legacy schedule cannot grow")
     stages = [*grown_from, Stage.of(config)]
     by_name = {e.name: e for e in config.bots}
-    rounds = round_count(config, stages)
+    seats = game.model.players
+    rounds = round_count(config, stages, seats)
     if openings is None or len(openings) < rounds:
         openings = round_openings(config, game, rounds)
     schedule = Schedule(config, openings=openings, hosts=registry.host_table(config.bots))
@@ -286,19 +292,19 @@ def make_schedule(
     if not config.format.laid_out:
         return schedule  # paired as results come in (the format's watcher)
     pairing_of: dict[frozenset, int] = {}
-    seen: set[tuple[str, str, int]] = set()
+    seen: set[tuple] = set()
     for stage in stages:
-        for r, x, y in stage.games(config.format):
-            if (x, y, r) in seen:
+        for r, *seated in stage.games(config.format, seats):
+            if (*seated, r) in seen:
                 continue
-            seen.add((x, y, r))
+            seen.add((*seated, r))
             index = len(schedule.games)
-            pair = frozenset((x, y))
+            pair = frozenset(seated)  # a pair of bots, or a table of more
             if pair not in pairing_of:
                 pairing_of[pair] = len(schedule.pairings)
-                schedule.pairings.append((config.bots.index(by_name[x]), config.bots.index(by_name[y])))
+                schedule.pairings.append(tuple(config.bots.index(by_name[x]) for x in seated))
             seed = _legacy_seed(config.seed, index) if legacy else None
-            schedule.games.append(schedule.task(index, pairing_of[pair], r, x, y, seed))
+            schedule.games.append(schedule.task(index, pairing_of[pair], r, *seated, seed=seed))
     return schedule
 
 
@@ -322,28 +328,33 @@ class Stage:
     def from_json(cls, data: dict) -> "Stage":
         return cls(data["games"], tuple(data["bots"]), tuple(data["challengers"]))
 
-    def games(self, format: Format) -> list[tuple[int, str, str]]:
-        """(round, first, second) of every game, in playing order."""
-        pairings = format.pairings(self.bots, self.challengers)
+    def games(self, format: Format, seats: int = 2) -> list[tuple]:
+        """(round, first, second) of every game, in playing order; with more seats (round, the
+        bots in seat order): each round, every table plays a block of its seating cycle (the
+        rotations of one seating: every bot in every seat once), the blocks in turn."""
         out = []
-        for r in range(self.games_per_pairing // 2):
-            for a, b in pairings:
-                out += [(r, self.bots[a], self.bots[b]), (r, self.bots[b], self.bots[a])]
-        return out
+        if seats == 2:
+            for r in range(self.games_per_pairing // 2):
+                for a, b in format.pairings(self.bots, self.challengers):
+                    out += [(r, self.bots[a], self.bots[b]), (r, self.bots[b], self.bots[a])]
+            return out
+        return table_schedule(format, self.bots, self.challengers, self.games_per_pairing, seats)
 
 
 def _challengers(config: TournamentConfig) -> tuple[str, ...]:
     return tuple(config.format.stored().get("challengers", ()))
 
 
-def round_count(config: TournamentConfig, stages=()) -> int:
-    """How many rounds (each with an opening of its own) the tournament may play."""
-    return config.format.round_count(config, max(s.games_per_pairing for s in [*stages, Stage.of(config)]))
+def round_count(config: TournamentConfig, stages=(), seats: int = 2) -> int:
+    """How many rounds (each with an opening of its own) the tournament may play (``seats``: the game's)."""
+    most = max(s.games_per_pairing for s in [*stages, Stage.of(config)])
+    return config.format.round_count(config, most) if seats == 2 else seating_rounds(most, seats)
 
 
-def game_seed(master: int, first: str, second: str, round: int) -> int:
-    """The seed of the game of round ``round`` in which ``first`` moves first against ``second``."""
-    return random.Random(json.dumps(["game", master, first, second, round])).getrandbits(63)
+def game_seed(master: int, *seated_and_round) -> int:
+    """The seed of the game ``game_seed(master, first, second, ..., round)``: the bots named in
+    seat order (first moves first) in round ``round``."""
+    return random.Random(json.dumps(["game", master, *seated_and_round])).getrandbits(63)
 
 
 def _legacy_seed(master: int, index: int) -> int:

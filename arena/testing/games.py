@@ -36,7 +36,10 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0, max_plies: int 
     _require("check_game", game=(game, Game), playouts=(playouts, int), seed=(seed, int), max_plies=(max_plies, int))
     rng = random.Random(seed)
     low, high = game.bounds
-    assert low < 0 < high and low == -high, f"{game.name}: bounds {game.bounds} must be symmetric around 0"
+    if _zero_sum_pair(game):
+        assert low < 0 < high and low == -high, f"{game.name}: bounds {game.bounds} must be symmetric around 0"
+    else:
+        assert low < high, f"{game.name}: bounds {game.bounds} must be (lowest, highest) utility"
     positions = transpositions = 0
     place = _Place(game.name, game)
     for _ in range(playouts):
@@ -69,7 +72,8 @@ def _check_state(game: Game, state, path) -> None:
         _check_chance(game, state, where)
         legal = [outcome for outcome, _ in game.chance_outcomes(state)]
     else:
-        assert player in (0, 1), f"{where}: to_move returned {player!r}"
+        seats = game.model.players
+        assert type(player) is int and 0 <= player < seats, f"{where}: to_move returned {player!r}: a seat, 0 to {seats - 1}"
         legal = list(game.legal_moves(state))
     assert legal, f"{where}: non-terminal state has no legal moves"
     assert len(set(legal)) == len(legal), f"{where}: legal moves repeat: {legal!r}"
@@ -85,9 +89,12 @@ def _check_state(game: Game, state, path) -> None:
         back = game.parse_move_in(state, text)
         assert back == move, f"{where}: parse_move_in({text!r}) gives {back!r}, not {move!r}"
     low, high = game.bounds
-    h0, h1 = game.heuristic(state, 0), game.heuristic(state, 1)
-    assert low < h0 < high, f"{where}: heuristic {h0} not strictly inside {game.bounds}"
-    assert abs(h0 + h1) < 1e-9, f"{where}: heuristic not zero-sum ({h0} for 0, {h1} for 1)"
+    estimates = [game.heuristic(state, seat) for seat in range(game.model.players)]
+    for seat, h in enumerate(estimates):
+        assert low < h < high, f"{where}: heuristic {h} for seat {seat} not strictly inside {game.bounds}"
+    if _zero_sum_pair(game):
+        h0, h1 = estimates
+        assert abs(h0 + h1) < 1e-9, f"{where}: heuristic not zero-sum ({h0} for 0, {h1} for 1)"
     assert isinstance(game.render(state), str)
 
 
@@ -108,12 +115,28 @@ def _check_terminal(game: Game, state, moves) -> None:
     where = f"{game.name} after {_line(game, moves)}"
     assert game.is_terminal(state)
     assert not list(game.legal_moves(state)), f"{where}: terminal state has legal moves"
-    u0, u1 = game.utility(state, 0), game.utility(state, 1)
-    assert u0 == -u1, f"{where}: utilities {u0} and {u1} do not sum to zero"
+    seats, total = game.model.players, game.model.total
+    utilities = tuple(game.utilities(state))
+    assert len(utilities) == seats, f"{where}: utilities {utilities!r} are not one per seat ({seats})"
+    for seat, u in enumerate(utilities):
+        assert u == game.utility(state, seat), f"{where}: utility(state, {seat}) is not utilities(state)[{seat}]"
+    if _zero_sum_pair(game):
+        u0, u1 = utilities
+        assert u0 == -u1, f"{where}: utilities {u0} and {u1} do not sum to zero"
+    elif total is not None:
+        assert abs(math.fsum(utilities) - total) <= 1e-9 * max(1.0, abs(total)), (
+            f"{where}: utilities {utilities!r} do not sum to the declared total {total}"
+        )
     low, high = game.bounds
-    assert low <= u0 <= high, f"{where}: utility {u0} outside {game.bounds}"
+    for u in utilities:
+        assert low <= u <= high, f"{where}: utility {u} outside {game.bounds}"
     _check_hashable(state, where)
     assert isinstance(game.render(state), str)
+
+
+def _zero_sum_pair(game: Game) -> bool:
+    """Two seats and a zero sum: the negamax searches' games, with their stricter promises."""
+    return game.model.players == 2 and game.model.total == 0.0
 
 
 def _check_hashable(state, where: str) -> None:
@@ -128,7 +151,7 @@ def _check_transpositions(game: Game, moves, states) -> int:
     found = 0
     for i, state, original in _transposed(game, moves, states):
         assert state == original and hash(state) == hash(original), (
-            f"{game.name}: {_line(game, moves[: i + 3])} and the same with moves {i} and {i + 2} "
+            f"{game.name}: {_line(game, moves[: i + game.model.players + 1])} and the same with moves {i} and {i + game.model.players} "
             f"swapped show the same position but give unequal states"
         )
         found += 1

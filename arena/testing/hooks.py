@@ -46,6 +46,8 @@ def check_search_hooks(
     assert isinstance(hooks, SearchHooks), f"{game.name}: search_hooks() returned {hooks!r}, not SearchHooks"
     for name, hook in zip(hooks._fields, hooks):
         assert hook is None or callable(hook), f"{game.name}: search hook {name} is {hook!r}, neither callable nor None"
+    if game.model.players != 2 or game.model.total != 0.0:  # tactics and value_bounds serve the negamax searches
+        hooks = hooks._replace(tactics=None, value_bounds=None)
     report = HookReport(tuple(name for name, hook in zip(hooks._fields, hooks) if hook is not None))
     if not report.offered:
         return report
@@ -73,7 +75,7 @@ def _check_hooks_on_a_playout(game, hooks, report, rng, max_plies, solve_nodes, 
             if state == original and not game.is_terminal(state):
                 assert hooks.key(state) == hooks.key(original), (
                     f"{game.name}: search hook key differs for equal states reached by "
-                    f"{_line(game, moves[: i + 3])} and the same with moves {i} and {i + 2} swapped"
+                    f"{_line(game, moves[: i + game.model.players + 1])} and the same with moves {i} and {i + game.model.players} swapped"
                 )
     if hooks.value_bounds is not None:
         report.solved += _check_value_bounds(game, hooks.value_bounds, moves, states, solve_nodes)

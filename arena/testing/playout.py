@@ -86,18 +86,19 @@ def _require(function: str, **arguments) -> None:
 
 
 def _transposed(game: Game, moves, states):
-    """Swap moves i and i+2 of a playout: ``(i, state, original)`` where both orders show the
-    same picture with the same player to move."""
-    for i in range(len(moves) - 2):
+    """Swap moves i and i+n of a playout (n: the seats, so both are one seat's moves):
+    ``(i, state, original)`` where both orders show the same picture with the same seat to move."""
+    gap = game.model.players
+    for i in range(len(moves) - gap):
         start = states[i]
-        if game.to_move(start) != game.to_move(states[i + 2]):
+        if game.to_move(start) != game.to_move(states[i + gap]):
             continue
         state = start
-        for move in (moves[i + 2], moves[i + 1], moves[i]):
+        for move in (moves[i + gap], *moves[i + 1:i + gap], moves[i]):
             if game.is_terminal(state) or move not in game.choices(state):
                 break
             state = game.apply(state, move)
         else:
-            original = states[i + 3]
+            original = states[i + gap + 1]
             if game.render(state) == game.render(original) and game.to_move(state) == game.to_move(original):
                 yield i, state, original

@@ -212,3 +212,8 @@ def register_bots(register):
         ExitBot, SegfaultBot, HogBot, ChatterBot, BadInitBot, SlowStartBot, VandalBot, WorkerKillerBot,
     ):
         register(cls)
+
+
+# every misbehaviour is tried in games of any kind: with chance, with more seats, not zero-sum
+for _cls in [c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Bot) and c is not Bot]:
+    _cls.handles = frozenset({"chance", "players", "nonzero-sum"})
