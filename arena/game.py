@@ -13,6 +13,9 @@ from arena.params import Configurable
 State = Hashable
 Move = Hashable
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+"""Seats in words, the default ``Game.player_name``."""
+
 CHANCE = -1
 """What ``to_move`` returns at a chance node: the referee draws one of ``chance_outcomes``."""
 
@@ -99,7 +102,8 @@ class Game(Configurable):
         raise NotImplementedError
 
     def to_move(self, state: State) -> int:
-        """The player to move: 0 or 1; ``CHANCE`` at a chance node (``model.chance``)."""
+        """The seat to move: 0 to ``model.players - 1`` (0 or 1 in a two-player game);
+        ``CHANCE`` at a chance node (``model.chance``)."""
         raise NotImplementedError
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Move, float]]:
@@ -131,7 +135,8 @@ class Game(Configurable):
         raise NotImplementedError
 
     def utility(self, state: State, player: int) -> float:
-        """The final value of a terminal state for ``player``; the other gets its negation."""
+        """The final value of a terminal state for ``player``; in a two-player zero-sum game
+        the other gets its negation (else see ``utilities``)."""
         raise NotImplementedError
 
     def heuristic(self, state: State, player: int) -> float:
@@ -233,8 +238,9 @@ class Game(Configurable):
     # Conveniences built on the methods above.
 
     def player_name(self, player: int) -> str:
-        """How a player is called in this game (e.g. 'X', 'black')."""
-        return ("first", "second")[player]
+        """How a player is called in this game (e.g. 'X', 'black'); by default its seat in
+        words: 'first', 'second', 'third', ... ('seat 11' on)."""
+        return ORDINALS[player] if 0 <= player < len(ORDINALS) else f"seat {player + 1}"
 
     def bad_move_text(self, text: str, expected: str) -> IllegalMoveError:
         """The error ``parse_move`` raises for text that is not a move."""
@@ -242,6 +248,11 @@ class Game(Configurable):
 
     def result_text(self, state: State) -> str:
         """One line saying how a terminal state ended."""
+        if self.model.players != 2:
+            utilities = self.utilities(state)
+            best = max(utilities)
+            tops = [self.player_name(s) for s, u in enumerate(utilities) if u == best]
+            return f"{tops[0]} wins" if len(tops) == 1 else f"{' and '.join(tops)} share first place"
         u = self.utility(state, 0)
         if u > 0:
             return f"{self.player_name(0)} wins"

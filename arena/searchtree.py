@@ -4,8 +4,15 @@ A bot that can record its search has a ``recorder`` attribute, None while record
 off; ``record_search`` sets it to a ``Recorder`` for one move and hands back a
 ``Recording``: one ``SearchTree`` per root search (iterative deepening searches once per
 depth, the solver once per null window). The built-in search bots choose recording node
-functions once per search when a recorder is set (bots/negamax.py), so a search
-that records nothing runs the same code as before.
+functions once per search when a recorder is set (bots/negamax.py; the n-seat searches
+of bots/maxn.py, bots/paranoid.py and bots/brs.py likewise), so a search that records
+nothing runs the same code as before.
+
+The n-seat searches say which they are (``SearchTree.method``). Paranoid and Best-Reply
+Search record one value per node as the two-player searches do (the root seat the max
+player, the others, one coalition, the min player); max^n records every node's value
+vector (``Node.vector``), and for a cut-off the bound that made it (``Node.beta`` and
+``Node.parent_best``).
 
 Nodes are counted as the arena counts them: the root and every position ``apply``
 makes. A position searched a second time without a new ``apply`` (principal variation
@@ -51,16 +58,21 @@ class Node:
     state: State
     """The position."""
     mover: int
-    """The player to move here (``CHANCE`` at a chance node)."""
+    """The player to move here (``CHANCE`` at a chance node). In the n-seat searches, at a
+    finished game, the seat that made the last move; at a Best-Reply Search MIN node, the
+    first seat of its ``layer``."""
     alpha: float
-    """Lower end of the window on entry, from the player to move's view."""
+    """Lower end of the window on entry, from the player to move's view (max^n: -inf)."""
     beta: float
-    """Upper end of the window on entry, from the player to move's view."""
+    """Upper end of the window on entry, from the player to move's view. max^n: the value
+    for the seat to move at which the node is cut off (immediate or shallow pruning; +inf
+    without pruning, and at a leaf)."""
     root_view: bool
     """Whether the player to move is the root's (the maximising player of the lecture notes);
     a chance node's value and window are recorded from the root player's view too."""
     value: float | None = None
-    """The value the search returned, for the player to move (None: ``OPEN``)."""
+    """The value the search returned, for the player to move (None: ``OPEN``); max^n: the
+    ``vector``'s entry for the seat to move."""
     kind: str = INNER
     """Why it has that value: one of ``KINDS``."""
     cut: int | None = None
@@ -71,6 +83,21 @@ class Node:
     """Legal moves the game's tactics left out of the search (they lose at once)."""
     repeat: bool = False
     """A second search of a position already counted (a re-search with a wider window)."""
+    vector: tuple | None = None
+    """max^n: the value for every seat, in seat order, that the search returned (None in the
+    searches of one value per node, and while ``OPEN``). ``root_value`` and ``root_window``
+    belong to the searches of one value: they mean nothing at a max^n node."""
+    parent_best: float | None = None
+    """max^n, where shallow pruning bounds the node: what the parent's seat to move had
+    already found (its best child so far); ``beta`` is then the constant-sum bound less it
+    (None where only immediate pruning applies, or none)."""
+    by: int | None = None
+    """Best-Reply Search with more than two seats: the seat that made ``move`` (in a MIN
+    layer, whose reply this is; it may have moved out of turn). None elsewhere."""
+    layer: tuple = ()
+    """Best-Reply Search with more than two seats: the seats whose moves this node holds, with
+    how many moves each had, in search order (``((seat, count), ...)``; a MIN layer merges
+    every opponent's). Empty elsewhere."""
     children: list = field(default_factory=list)
     """Indexes of the children, in the order they were searched."""
 
@@ -126,6 +153,11 @@ class SearchTree:
     """The principal variation."""
     complete: bool = False
     """Whether every root move was searched (False: the budget ran out)."""
+    method: str = ""
+    """The n-seat search that made it: "maxn", "paranoid" or "brs" ("": a two-player or chance
+    search)."""
+    vector: tuple | None = None
+    """max^n: the root's value vector (``value`` is the root player's entry)."""
 
     @property
     def truncated(self) -> bool:
@@ -177,13 +209,15 @@ class Recorder:
         self._tree: SearchTree | None = None
         self._stack: list = []  # the nodes entered and not yet left (None: not kept)
 
-    def begin(self, state, player: int, depth: int | None, alpha: float, beta: float) -> None:
-        self._tree = SearchTree(depth, alpha, beta, player)
+    def begin(self, state, player: int, depth: int | None, alpha: float, beta: float, method: str = "",
+              layer: tuple = ()) -> None:
+        self._tree = SearchTree(depth, alpha, beta, player, method=method)
         self.trees.append(self._tree)
         self._stack = []
-        self.enter(None, state, player, 0, alpha, beta)
+        self.enter(None, state, player, 0, alpha, beta, layer=layer)
 
-    def enter(self, move, state, mover: int, ply: int, alpha: float, beta: float, repeat: bool = False) -> None:
+    def enter(self, move, state, mover: int, ply: int, alpha: float, beta: float, repeat: bool = False,
+              parent_best: float | None = None, by: int | None = None, layer: tuple = ()) -> None:
         tree = self._tree
         if tree is None:
             return
@@ -198,31 +232,35 @@ class Recorder:
         nodes = tree.nodes
         path = () if parent is None else parent.path + (move,)
         node = Node(len(nodes), None if parent is None else parent.index, path, ply, state, mover, alpha, beta,
-                    mover == tree.player or mover == CHANCE, repeat=repeat)
+                    mover == tree.player or mover == CHANCE, repeat=repeat, parent_best=parent_best, by=by,
+                    layer=layer)
         if parent is not None:
             parent.children.append(node.index)
         nodes.append(node)
         stack.append(node)
 
-    def leave(self, value: float, kind: str = INNER, cut: int | None = None, pruned=(), skipped=()) -> float:
+    def leave(self, value: float, kind: str = INNER, cut: int | None = None, pruned=(), skipped=(),
+              vector: tuple | None = None) -> float:
         """Close the node entered last; returns ``value`` (so a search can ``return leave(v)``)."""
         if self._tree is None:
             return value
         node = self._stack.pop()
         if node is not None:
             node.value, node.kind, node.cut = value, kind, cut
-            node.pruned, node.skipped = tuple(pruned), tuple(skipped)
+            node.pruned, node.skipped, node.vector = tuple(pruned), tuple(skipped), vector
         return value
 
     def current(self) -> Node | None:
         """The node entered last and not yet left (None if it is not kept)."""
         return self._stack[-1] if self._tree is not None and self._stack else None
 
-    def leaf(self, move, state, mover: int, ply: int, alpha: float, beta: float, value: float, kind: str) -> None:
-        self.enter(move, state, mover, ply, alpha, beta)
-        self.leave(value, kind)
+    def leaf(self, move, state, mover: int, ply: int, alpha: float, beta: float, value: float, kind: str,
+             vector: tuple | None = None, by: int | None = None) -> None:
+        self.enter(move, state, mover, ply, alpha, beta, by=by)
+        self.leave(value, kind, vector=vector)
 
-    def finish(self, move, value: float, pv: tuple, complete: bool, cut: int | None, pruned, skipped=()) -> None:
+    def finish(self, move, value: float, pv: tuple, complete: bool, cut: int | None, pruned, skipped=(),
+               vector: tuple | None = None) -> None:
         """Close the root search; nodes still open (the budget ran out) are marked ``OPEN``."""
         tree = self._tree
         if tree is None:
@@ -233,12 +271,12 @@ class Recorder:
             if node is not None:
                 node.kind = OPEN
         if complete:
-            self.leave(value, INNER, cut, pruned, skipped)
+            self.leave(value, INNER, cut, pruned, skipped, vector)
         elif stack:
             root = stack.pop()
             if root is not None:
                 root.kind = OPEN
-        tree.move, tree.value, tree.pv, tree.complete = move, value, pv, complete
+        tree.move, tree.value, tree.pv, tree.complete, tree.vector = move, value, pv, complete, vector
         self._tree = None
 
 

@@ -26,6 +26,12 @@ multi-player games", AAAI 2000, state them), with ``pruning`` on:
 Neither changes the root's value vector or move (tests/test_multiplayer_search.py checks it
 on hundreds of random constant-sum trees). Both rest on every leaf vector holding the game's
 contract: each value within ``bounds``, and in a constant-sum game summing to ``total``.
+
+Recording (``arena tree``): with a ``recorder`` the search runs ``_recording_node_function``,
+the node function's copy that records every node (its vector, and at a cut-off the bound
+that made it), chosen once per search: a search that records nothing runs ``_node_function``
+untouched. A change to one copy is made to the other; tests/test_tree_seats.py holds them to
+the same decisions and nodes.
 """
 
 from __future__ import annotations
@@ -33,16 +39,19 @@ from __future__ import annotations
 from math import inf
 
 from arena import BudgetExhausted, param
+from arena.searchtree import HORIZON, INNER, LEAF
 from bots.multiplayer import FamilyBot, RootResult, first_of, heuristic_vector, prioritiser
 
 
 class MaxnSearch:
     """One move's max^n search: the game, the counter (unused: the game counts), the options."""
 
-    def __init__(self, game, counter=None, *, pruning: bool = True):
+    def __init__(self, game, counter=None, *, pruning: bool = True, recorder=None):
         self.game = game
         self.counter = counter
         self.pruning = pruning
+        self.recorder = recorder
+        """An ``arena.searchtree.Recorder`` every node is recorded into (None: nothing is)."""
         players = game.model.players
         low, high = game.bounds
         total = game.model.total
@@ -52,7 +61,7 @@ class MaxnSearch:
         """With a constant sum: a node where p moves is cut once p's value reaches ``shallow - best_q``."""
         self.lines: list[tuple] = [()]
         self.horizon = [False]
-        self.value = _node_function(self)
+        self.value = _node_function(self) if recorder is None else _recording_node_function(self, recorder)
 
     def root(self, state, depth: int, first=None) -> RootResult:
         """Search every root move ``depth`` plies (``first`` first); stops at the budget, keeping
@@ -68,14 +77,22 @@ class MaxnSearch:
         moves = first_of(moves, first)
         best_move, best, line, mine = None, None, (), -inf
         complete = False
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.begin(state, me, depth, -inf, inf, "maxn")
         try:
             for move in moves:
-                v = value(game.apply(state, move), depth - 1, me, mine, 1)
+                if recorder is None:
+                    v = value(game.apply(state, move), depth - 1, me, mine, 1)
+                else:
+                    v = value(game.apply(state, move), depth - 1, me, mine, 1, move)
                 if v[me] > mine:
                     best_move, best, mine, line = move, v, v[me], (move,) + lines[1]
             complete = True
         except BudgetExhausted:
             pass
+        if recorder is not None:
+            recorder.finish(best_move, mine, line, complete, None, (), vector=best)
         return RootResult(best_move, mine, complete, line, complete and not self.horizon[0], best)
 
 
@@ -143,6 +160,87 @@ def _node_function(search):
     return value
 
 
+def _recording_node_function(search, recorder):
+    """``_node_function``'s search, every node recorded into ``recorder``: the same moves in
+    the same order, the same cut-offs. ``value`` takes the move that led to ``state`` last.
+
+    A node's ``beta`` is the value for its seat to move at which it is cut off; where the
+    shallow bound is the one in force, ``parent_best`` is the parent's best so far (the
+    bound is then ``shallow - parent_best``). A leaf at the end of the game is recorded with
+    the seat that moved into it, its value that seat's entry.
+    """
+    game = search.game
+    is_terminal, utilities, heuristics = game.is_terminal, game.utilities, heuristic_vector(game)
+    legal_moves, apply, to_move = game.legal_moves, game.apply, game.to_move
+    order = prioritiser(game)
+    lines, horizon = search.lines, search.horizon
+    pruning, top, shallow = search.pruning, search.top, search.shallow
+    enter, leave, leaf = recorder.enter, recorder.leave, recorder.leaf
+
+    def value(state, depth, parent_mover, parent_best, ply, move):
+        if is_terminal(state):
+            lines[ply] = ()
+            v = utilities(state)
+            leaf(move, state, parent_mover, ply, -inf, inf, v[parent_mover], LEAF, v)
+            return v
+        if depth <= 0:
+            lines[ply] = ()
+            horizon[0] = True
+            v = heuristics(state)
+            seat = to_move(state)
+            leaf(move, state, seat, ply, -inf, inf, v[seat], HORIZON, v)
+            return v
+        me = to_move(state)
+        bound = None  # the parent's best, where the shallow bound is in force
+        if not pruning:
+            cut = inf
+        elif shallow is None or me == parent_mover:
+            cut = top
+        else:
+            cut = shallow - parent_best
+            if cut > top:
+                cut = top
+            else:
+                bound = parent_best
+        enter(move, state, me, ply, -inf, cut, parent_best=bound)
+        if len(lines) <= ply + 1:
+            lines.append(())
+        moves = legal_moves(state)
+        if order is not None and depth > 1:
+            moves = order(state, moves)
+        best, mine, below = None, -inf, ply + 1
+        if depth == 1:
+            for i, m in enumerate(moves):
+                child = apply(state, m)
+                if is_terminal(child):
+                    v, seat, kind = utilities(child), me, LEAF
+                else:
+                    horizon[0] = True
+                    v, seat, kind = heuristics(child), to_move(child), HORIZON
+                leaf(m, child, seat, below, -inf, inf, v[seat], kind, v)
+                if v[me] > mine:
+                    best, mine = v, v[me]
+                    lines[ply] = (m,)
+                    if mine >= cut:
+                        leave(mine, INNER, i + 1, moves[i + 1:], vector=best)
+                        return best
+            leave(mine, INNER, vector=best)
+            return best
+        deeper = depth - 1
+        for i, m in enumerate(moves):
+            v = value(apply(state, m), deeper, me, mine, below, m)
+            if v[me] > mine:
+                best, mine = v, v[me]
+                lines[ply] = (m,) + lines[below]
+                if mine >= cut:
+                    leave(mine, INNER, i + 1, moves[i + 1:], vector=best)
+                    return best
+        leave(mine, INNER, vector=best)
+        return best
+
+    return value
+
+
 class MaxnBot(FamilyBot):
     """max^n with iterative deepening; shallow pruning in constant-sum games."""
 
@@ -152,5 +250,8 @@ class MaxnBot(FamilyBot):
 
     pruning: bool = param(True, "immediate pruning, and shallow pruning in constant-sum games")
 
+    recorder = None
+    """An ``arena.searchtree.Recorder`` that the next searches record into (None: off)."""
+
     def make_search(self, game, counter, state):
-        return MaxnSearch(game, counter, pruning=self.pruning)
+        return MaxnSearch(game, counter, pruning=self.pruning, recorder=self.recorder)

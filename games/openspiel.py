@@ -4,7 +4,10 @@ Every game that ``pyspiel.registered_games()`` declares two-player, sequential,
 perfect-information and zero-sum, deterministic or with explicit chance (its chance nodes
 list their outcomes' probabilities: ``ChanceRules``), becomes the arena game
 ``openspiel.<short name>`` (``openspiel.hex``), with OpenSpiel's parameters as declared
-parameters (``openspiel.hex:board_size=7``). Only ``players`` is left out: it is always 2.
+parameters (``openspiel.hex:board_size=7``). So does every such game of more seats
+(sequential, perfect-information, of any utility), with ``players`` a parameter where
+the game allows several (``openspiel.chinese_checkers:players=3``); where it allows only
+two, ``players`` is left out.
 
 States wrap a pyspiel state that is never changed once wrapped (``apply`` clones). They
 compare by a key, made once per state, from the parent's as ``apply`` goes where it can
@@ -66,20 +69,26 @@ ALTERNATING = frozenset({
     "twixt", "xiangqi", "y",
 })
 
+#: Games whose players move in another order than their numbers, by (game, seats): OpenSpiel's
+#: player of each arena seat, in turn order (the arena numbers seats in turn order).
+TURN_ORDER = {("quoridor", 4): (0, 2, 1, 3)}
+
 _classes: dict[str, type] = {}  # arena name -> game class, built once per process
 
 
 def suitable(game_type) -> bool:
-    """Whether an OpenSpiel game type is one the arena can play: two-player, sequential,
-    perfect-information and zero-sum, deterministic or with chance nodes that list their
-    outcomes' probabilities (OpenSpiel's explicit stochastic chance)."""
+    """Whether an OpenSpiel game type is one the arena can play: sequential and
+    perfect-information, deterministic or with chance nodes that list their outcomes'
+    probabilities (OpenSpiel's explicit stochastic chance); two-player and zero-sum, or
+    for more seats (some number of them from 2 up) of any utility."""
     GameType = type(game_type)
+    seats = game_type.min_num_players <= 2 <= game_type.max_num_players or game_type.min_num_players > 2
     return (
-        game_type.min_num_players <= 2 <= game_type.max_num_players
+        seats
         and game_type.dynamics == GameType.Dynamics.SEQUENTIAL
         and game_type.chance_mode in (GameType.ChanceMode.DETERMINISTIC, GameType.ChanceMode.EXPLICIT_STOCHASTIC)
         and game_type.information == GameType.Information.PERFECT_INFORMATION
-        and game_type.utility == GameType.Utility.ZERO_SUM
+        and (game_type.utility == GameType.Utility.ZERO_SUM or game_type.max_num_players > 2)
     )
 
 
@@ -118,7 +127,13 @@ def unavailable(kind: str, name: str) -> str | None:
 def _make_class(game_type) -> type:
     short = game_type.short_name
     annotations, namespace = {}, {}
+    several = game_type.max_num_players > 2  # players is a parameter
     for key, default in sorted(game_type.parameter_specification.items()):
+        if key == "players" and several:
+            annotations[key] = int
+            low, high = max(game_type.min_num_players, 2), game_type.max_num_players
+            namespace[key] = param(default, f"seats, {low} to {high}", min=low, max=high)
+            continue
         if key in FIXED or not isinstance(default, (bool, int, float, str)):
             continue  # fixed, or a kind of value a spec cannot write (none in open-spiel 2.0)
         annotations[key] = type(default)
@@ -132,7 +147,7 @@ def _make_class(game_type) -> type:
         __module__=__name__, __qualname__=qualname, __annotations__=annotations, name=PREFIX + short,
         description=f"{game_type.long_name}, from OpenSpiel", short_name=short, state_class=state_class,
         state_free_texts=short in STATE_FREE_TEXTS,
-        fixed={k: v for k, v in FIXED.items() if k in game_type.parameter_specification},
+        fixed={k: v for k, v in FIXED.items() if k in game_type.parameter_specification and not several},
     )
     return type(qualname, bases, namespace)
 
@@ -175,8 +190,20 @@ class OpenSpielGame(ActionTexts, Game):
             raise ParameterError(f"parameters {values} make {self.name!r} start with a chance move; the arena plays "
                                  "deterministic games")
         self.bounds = (self.spiel.min_utility(), self.spiel.max_utility())
+        self._seats = seats = self.spiel.num_players()
+        utility = self.spiel.get_type().utility
+        if seats != 2 or utility != type(utility).ZERO_SUM:
+            total = {"ZERO_SUM": 0.0, "CONSTANT_SUM": None}.get(utility.name, None)
+            if utility.name == "CONSTANT_SUM":
+                total = self.spiel.utility_sum()
+            self.model = Model(players=seats, chance=type(self).model.chance, total=total)
+        self._next = tuple((seat + 1) % seats for seat in range(seats))
         self.state_class = self.state_class_for(self.params)
-        self._alternates = self.short_name in ALTERNATING
+        self._alternates = self.short_name in ALTERNATING and seats == 2  # with more, some jump or skip turns
+        order = TURN_ORDER.get((self.short_name, seats))
+        if order is not None:  # OpenSpiel's players move out of number order: seats are numbered in turn order
+            self._player, self._seat = order, {player: seat for seat, player in enumerate(order)}
+            self.to_move, self.utility, self.utilities = self._seat_to_move, self._seat_utility, self._seat_utilities
         self._apply_name = {PlacementState: "_place", HistoryState: "_chain"}.get(
             self.state_class, "_alternate" if self._alternates else None
         )
@@ -217,12 +244,12 @@ class OpenSpielGame(ActionTexts, Game):
     def apply(self, state, move):
         child = state.state.child(move)
         player = child.current_player()
-        return self.state_class(child, player if player >= 0 else 1 - state.player)
+        return self.state_class(child, player if player >= 0 else self._next[state.player])
 
     def _alternate(self, state, move):
         """``apply`` for games where the players take turns: the next player without asking."""
         child = state.state.child(move)
-        return self.state_class(child, 1 - state.player)
+        return self.state_class(child, self._next[state.player])
 
     def _place(self, state, move):
         """``apply`` for placement games: the child's key from the parent's, one bit more."""
@@ -239,15 +266,37 @@ class OpenSpielGame(ActionTexts, Game):
         if key is None:
             key = state._key = state.key()
         if self._alternates:
-            return HistoryState(child, 1 - state.player, hash((key, move)))
+            return HistoryState(child, self._next[state.player], hash((key, move)))
         player = child.current_player()
-        return HistoryState(child, player if player >= 0 else 1 - state.player, hash((key, move)))
+        return HistoryState(child, player if player >= 0 else self._next[state.player], hash((key, move)))
 
     def is_terminal(self, state) -> bool:
         return state.state.is_terminal()
 
     def utility(self, state, player: int) -> float:
         return state.state.player_return(player)
+
+    def utilities(self, state) -> tuple[float, ...]:
+        return tuple(state.state.returns())
+
+    # The three above for a game whose players move out of number order (``TURN_ORDER``),
+    # set on the instance: arena seat s is OpenSpiel's player ``_player[s]``.
+
+    def _seat_to_move(self, state) -> int:
+        player = state.player
+        return self._seat[player] if player >= 0 else player
+
+    def _seat_utility(self, state, seat: int) -> float:
+        return state.state.player_return(self._player[seat])
+
+    def _seat_utilities(self, state) -> tuple[float, ...]:
+        returns = state.state.returns()
+        return tuple(returns[player] for player in self._player)
+
+    def player_name(self, seat: int) -> str:
+        name = super().player_name(seat)
+        order = getattr(self, "_player", None)
+        return name if order is None else f"{name} (OpenSpiel's player {order[seat]})"
 
     def render(self, state) -> str:
         state_ = state.state
@@ -280,7 +329,7 @@ class ChanceRules:
         if key is None:
             key = state._key = state.key()
         player = child.current_player()  # a player, CHANCE, or at the end a negative id
-        return HistoryState(child, player if player >= CHANCE else _after(state.player), hash((key, move)))
+        return HistoryState(child, player if player >= CHANCE else _after(state.player, self._seats), hash((key, move)))
 
 
 @contextlib.contextmanager

@@ -141,10 +141,10 @@ def _restore(game_string: str, history: tuple) -> SpielState:
     for action in history:
         mover = state.current_player()
         state.apply_action(action)
-        player = state.current_player() if not state.is_terminal() else _after(mover)
+        player = state.current_player() if not state.is_terminal() else _after(mover, state.num_players())
     return state_class(state, player)
 
 
-def _after(mover: int) -> int:
-    """Who would move after ``mover`` at the end of a game: the other player (0 after chance)."""
-    return 1 - mover if mover >= 0 else 0
+def _after(mover: int, seats: int = 2) -> int:
+    """Who would move after ``mover`` at the end of a game: the next seat (0 after chance)."""
+    return (mover + 1) % seats if mover >= 0 else 0

@@ -5,12 +5,13 @@ file. It is built with Jinja2 (``pip install 'botarena[html]'``) from
 ``results/templates/report.html.j2`` and the style and script in ``results/static/``.
 Charts need matplotlib (``botarena[plots]``); without it the page says so. Boards are
 drawn by the game (``Game.svg``, else its text ``render``) for every ply of every game
-(see ``results.replay``); with no game given, the games are listed without replays.
+(see ``results.replay``); with no game given, the games are listed without replays. A game of
+more than two seats has sections of its own (``results.html_seats``): Plackett-Luce standings,
+who finished ahead of whom, points by seat, endings, and the games with their bots in seat order.
 """
 
 from __future__ import annotations
 
-import math
 from importlib import resources
 from pathlib import Path
 
@@ -19,10 +20,11 @@ import pandas as pd
 from arena.errors import ArenaError, ParameterError
 from arena.formats import stored_format
 from arena.game import Game
-from results.about import About
-from results.render import _missing, _number, directory
+from results.html_parts import SCALE, charts, colour, superiority_cells, table
+from results.html_seats import seat_sections
+from results.render import _number, directory
 from results.replay import pack, replay
-from results.ratings import Fit, View, fit, origin, superiority
+from results.ratings import Fit, View, fit, origin
 from results.report import by_colour, standings, terminations
 from results.sprt_report import game_pairs
 
@@ -39,9 +41,6 @@ FAULTS = {
     "memory": "Over memory", "output": "Over output", "forfeits": "Own faults in all",
     "wins_by_forfeit": "Won by the opponent's fault",
 }
-SCALE = ((0.0, (230, 97, 1)), (0.5, (247, 247, 247)), (1.0, (94, 60, 153)))
-"""The crosstable's colour scale, ColorBrewer's PuOr (safe for colour-blind readers): orange
-where the row's bot lost everything, light grey at half the points, purple where it won all."""
 
 
 def check_jinja() -> None:
@@ -50,36 +49,6 @@ def check_jinja() -> None:
         import jinja2  # noqa: F401
     except ImportError:
         raise ArenaError("the HTML report needs Jinja2: pip install 'botarena[html]'") from None
-
-
-def _colour(rate: float) -> str:
-    """The scale's colour at ``rate`` (0..1), as CSS."""
-    for (a, ca), (b, cb) in zip(SCALE, SCALE[1:]):
-        if rate <= b:
-            t = (rate - a) / (b - a)
-            return "rgb({},{},{})".format(*(round(x + t * (y - x)) for x, y in zip(ca, cb)))
-    return "rgb({},{},{})".format(*SCALE[-1][1])
-
-
-def _value(v):
-    """A cell's sort key for the page: a number, or None for a missing one."""
-    if _missing(v):
-        return None
-    value = float(v) if isinstance(v, (int, float)) or hasattr(v, "__float__") else v
-    return max(min(value, 1e308), -1e308) if isinstance(value, float) else value  # an open interval sorts last
-
-
-def _table(frame: pd.DataFrame, headers: dict[str, str], label: str = "Bot") -> dict:
-    """A table for the template: word headers, and per cell its text and its sort value."""
-    frame = frame.copy()
-    if {"elo_low", "elo_high"} <= set(frame.columns):
-        frame["±"] = (frame["elo_high"] - frame["elo_low"]) / 2
-    columns = [c for c in headers if c in frame.columns]
-    rows = [
-        [(str(name), str(name))] + [(_number(c, frame.at[name, c]), _value(frame.at[name, c])) for c in columns]
-        for name in frame.index
-    ]
-    return {"headers": [label] + [headers[c] for c in columns], "rows": rows}
 
 
 def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
@@ -105,22 +74,11 @@ def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
             rate = s["points"] / s["games"]
             cells.append({
                 "wdl": f"{int(s['wins'])}-{int(s['draws'])}-{int(s['losses'])}", "games": int(s["games"]),
-                "rate": f"{100 * rate:.0f}%", "colour": _colour(rate), "dark": abs(rate - 0.5) > 0.3,
+                "rate": f"{100 * rate:.0f}%", "colour": colour(rate), "dark": abs(rate - 0.5) > 0.3,
                 "points": _number("score", s["points"]),
             })
         rows.append({"bot": bot, "cells": cells})
     return rows
-
-
-def _charts(games: pd.DataFrame, moves: pd.DataFrame, about: About, view: View) -> tuple[dict, str | None]:
-    """The charts as SVG, or (no charts, why not)."""
-    from results.plots import svg_charts
-
-    charts = {"elo": None, "nodes_by_depth": None}
-    try:
-        return {**charts, **svg_charts(games, moves, about, view)}, None
-    except ArenaError as exc:
-        return charts, f"Charts are not drawn: {exc}."
 
 
 def _games(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None) -> tuple[list[list[dict]], dict[int, str]]:
@@ -149,17 +107,6 @@ def _games(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None) -> tuple
     return listed, replays
 
 
-def _superiority(fitted: Fit, top: int) -> dict | None:
-    """The likelihood-of-superiority matrix of the ``top`` best-rated bots, coloured as the crosstable."""
-    if not top or len(fitted.table) < 2:
-        return None
-    matrix = superiority(fitted, top)
-    rows = [{"bot": bot, "cells": [None if math.isnan(p) else {
-        "text": f"{100 * p:.1f}%", "colour": _colour(p), "dark": abs(p - 0.5) > 0.3} for p in matrix.loc[bot]]}
-        for bot in matrix.index]
-    return {"order": list(matrix.columns), "rows": rows, "shown": len(matrix), "total": len(fitted.table)}
-
-
 def _model(fitted: Fit) -> str:
     """The fit's other parameters in a sentence."""
     text = (f"The first mover gains {fitted.first_move:+.0f} ± {fitted.quantile * fitted.first_move_se:.0f} Elo; "
@@ -172,12 +119,12 @@ def _model(fitted: Fit) -> str:
 
 
 def html(tables, game: Game | None = None, config: dict | None = None, view: View = View()) -> str:
-    """The page of ``tables`` (``results.load``'s games, moves and about), as text.
+    """The page of ``tables`` (``results.load``'s games, moves, about and seats), as text.
 
     ``game`` (the tournament's game) draws the boards of the replays; ``config`` (the
     stored tournament's settings) gives the sections only its format has (``Format.page``:
     an SPRT run's verdict, a ladder's table); ``view`` anchors the ratings and sizes the
-    likelihood-of-superiority table.
+    likelihood-of-superiority table. A game of more than two seats reads its ``seats`` table.
     """
     check_jinja()
     import jinja2
@@ -186,31 +133,44 @@ def html(tables, game: Game | None = None, config: dict | None = None, view: Vie
     if games.empty:
         raise ParameterError(f"tournament {about.name!r} has no finished game yet: nothing to report")
     moves = moves[moves["game_id"].isin(games["game_id"])]
-    fitted = fit(games, anchors=view.anchors)
-    table = standings(games, moves, view, fitted)
-    sections = stored_format(config).page(games, config, table) if config else {}  # an SPRT's verdict, a ladder's table
-    order = [str(b) for b in table.index]
-    names = (game.player_name(0), game.player_name(1)) if game is not None else ("first", "second")
-    colours = {f"{seat}_{what}": f"{label} as {names[k]}" for k, seat in enumerate(("first", "second"))
-               for what, label in (("games", "Games"), ("score", "Points"), ("rate", "Score rate"))}
-    charts, charts_missing = _charts(games, moves, about, view)
-    listed, replays = _games(games, moves, game)
+    seated = getattr(tables, "players", 2) > 2
+    if seated:
+        parts = seat_sections(games, moves, tables.seats, game, view)
+    else:
+        parts = _two_seats(games, moves, game, config, view)
+    drawn, charts_missing = charts(games, moves, about, view, seats=tables.seats if seated else None)
     files = resources.files("results")
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     template = env.from_string(files.joinpath("templates/report.html.j2").read_text(encoding="utf-8"))
     return template.render(
-        about=about, lines=about.lines(width=10**6), standings=_table(table, STANDINGS),
-        origin=origin(view.anchors),
-        model=_model(fitted), superiority=_superiority(fitted, view.top),
-        crosstable=_crosstable(games, order), order=order, colours=_table(by_colour(games, order), colours),
-        faults=_table(terminations(games, order), FAULTS), charts=charts, charts_missing=charts_missing,
-        verdict=sections.get("verdict"), ladder=None if sections.get("ladder") is None else _table(sections["ladder"], LADDER),
-        groups=listed, replays=replays, replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
-        bots=order, results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
-        scale=[(f"{100 * at:.0f}%", _colour(at)) for at, _ in SCALE],
+        about=about, lines=about.lines(width=10**6), charts=drawn, charts_missing=charts_missing, **parts,
+        replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
+        results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
+        scale=[(f"{100 * at:.0f}%", colour(at)) for at, _ in SCALE],
         style=files.joinpath("static/report.css").read_text(encoding="utf-8"),
         script=files.joinpath("static/report.js").read_text(encoding="utf-8"),
     )
+
+
+def _two_seats(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None, config: dict | None, view: View) -> dict:
+    """The template's variables for a game of two seats: standings, the crosstable, colours,
+    faults, the format's own sections, the games in pairs and their replays."""
+    fitted = fit(games, anchors=view.anchors)
+    ranked = standings(games, moves, view, fitted)
+    sections = stored_format(config).page(games, config, ranked) if config else {}  # an SPRT's verdict, a ladder's table
+    order = [str(b) for b in ranked.index]
+    names = (game.player_name(0), game.player_name(1)) if game is not None else ("first", "second")
+    colours = {f"{seat}_{what}": f"{label} as {names[k]}" for k, seat in enumerate(("first", "second"))
+               for what, label in (("games", "Games"), ("score", "Points"), ("rate", "Score rate"))}
+    listed, replays = _games(games, moves, game)
+    return {
+        "seated": False, "standings": table(ranked, STANDINGS), "origin": origin(view.anchors),
+        "model": _model(fitted), "superiority": superiority_cells(fitted, view.top),
+        "crosstable": _crosstable(games, order), "order": order, "colours": table(by_colour(games, order), colours),
+        "faults": table(terminations(games, order), FAULTS), "verdict": sections.get("verdict"),
+        "ladder": None if sections.get("ladder") is None else table(sections["ladder"], LADDER),
+        "groups": listed, "replays": replays, "bots": order,
+    }
 
 
 def save(path: str | Path, page: str) -> Path:

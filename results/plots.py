@@ -1,10 +1,12 @@
 """Charts of one tournament: Elo with intervals, a crosstable heatmap, nodes per move by depth.
 
 ``plot_all`` writes them as PNG files, ``svg_charts`` gives the Elo and depth charts as SVG
-text for the HTML report. matplotlib is optional (``pip install 'botarena[plots]'``) and
-imported only when plotting. Figures are drawn with the Agg canvas directly, so pyplot's
-global state is never touched. Bots' lines take the Okabe-Ito colours, which colour-blind
-readers tell apart, and a marker each.
+text for the HTML report. Given the ``seats`` table of a game of more than two seats, the Elo
+is the Plackett-Luce fit's (``results.seat_report``) and the heatmap the versus table's: the
+share of games together in which the row's bot finished ahead. matplotlib is optional
+(``pip install 'botarena[plots]'``) and imported only when plotting. Figures are drawn with
+the Agg canvas directly, so pyplot's global state is never touched. Bots' lines take the
+Okabe-Ito colours, which colour-blind readers tell apart, and a marker each.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def _figure(width: float, height: float):
     return figure
 
 
-def _elo(table: pd.DataFrame):
+def _elo(table: pd.DataFrame, title: str = "Elo ratings"):
     """Horizontal error bars, best bot on top."""
     figure = _figure(7, 1.9 + 0.45 * len(table))
     ax = figure.add_subplot()
@@ -67,12 +69,12 @@ def _elo(table: pd.DataFrame):
     ax.set_yticks(y, [str(b) for b in table.index])
     ax.set_ylim(-0.7, len(table) - 0.3)
     ax.set_xlabel(f"Elo ({origin(table.attrs.get('anchors') or {})}) with 95% interval")
-    ax.set_title("Elo ratings")
+    ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     return figure
 
 
-def _heatmap(rates: pd.DataFrame):
+def _heatmap(rates: pd.DataFrame, title: str = "Score rate of row against column", label: str = "score rate"):
     """Score rate of the row bot against the column bot, red (lost) to green (won)."""
     size = 2.5 + 0.7 * len(rates)
     figure = _figure(size + 1.2, size + 1.2)
@@ -88,8 +90,8 @@ def _heatmap(rates: pd.DataFrame):
                     color="white" if abs(value - 0.5) > 0.35 else "black")
     ax.set_xlabel("opponent")
     ax.set_ylabel("bot")
-    ax.set_title("Score rate of row against column")
-    figure.colorbar(image, ax=ax, label="score rate", shrink=0.8)
+    ax.set_title(title)
+    figure.colorbar(image, ax=ax, label=label, shrink=0.8)
     return figure
 
 
@@ -172,11 +174,26 @@ def _about(games: pd.DataFrame) -> About:
     return About(name, None, tuple(Entry(str(b), None, None) for b in names), len(games))
 
 
+def _seated(seats: pd.DataFrame | None) -> bool:
+    """Whether ``seats`` is the table of a game of more than two seats."""
+    return seats is not None and len(seats) > 0 and int(seats["seat"].max()) > 1
+
+
+def _seat_standings(games: pd.DataFrame, moves: pd.DataFrame, seats: pd.DataFrame, view: View) -> pd.DataFrame:
+    """The standings of a game of more seats: Plackett-Luce Elo over each game's ranking."""
+    from results.plackett_luce import fit
+    from results.seat_report import seat_standings
+
+    seats = seats[seats["game_id"].isin(games["game_id"])]
+    return seat_standings(seats, moves, fit(seats, anchors=view.anchors))
+
+
 def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, about: About | None = None,
-             view: View = View()) -> list[Path]:
+             view: View = View(), seats: pd.DataFrame | None = None) -> list[Path]:
     """Write elo.png, crosstable.png and nodes_by_depth.png (when moves report depths) into ``out_dir``.
 
-    Each chart is headed by ``about`` (default: what ``games`` tells); ``view`` anchors the Elo. Raises ArenaError when
+    Each chart is headed by ``about`` (default: what ``games`` tells); ``view`` anchors the Elo;
+    ``seats`` (``results.load``'s, for a game of more than two seats) rates the games' rankings. Raises ArenaError when
     matplotlib is not installed, ParameterError when ``out_dir`` cannot be a directory.
     Returns the paths written.
     """
@@ -184,9 +201,18 @@ def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, abou
     out = directory(out_dir, "the charts")
     about = about or _about(games)
     moves = moves[moves["game_id"].isin(games["game_id"])]
-    table = standings(games, moves, view)
-    figures = {"elo": _elo(table), "crosstable": _heatmap(crosstable(games, normalize=True, order=list(table.index))),
-               "nodes_by_depth": _nodes_by_depth(moves, list(table.index), about)}
+    if _seated(seats):
+        from results.seat_report import versus
+
+        table = _seat_standings(games, moves, seats, view)
+        ahead = _heatmap(versus(seats[seats["game_id"].isin(games["game_id"])], list(table.index)),
+                         "Share of games together in which the row finished ahead", "finished ahead")
+        figures = {"elo": _elo(table, "Plackett-Luce Elo ratings"), "crosstable": ahead}
+    else:
+        table = standings(games, moves, view)
+        rates = crosstable(games, normalize=True, order=list(table.index))
+        figures = {"elo": _elo(table), "crosstable": _heatmap(rates)}
+    figures["nodes_by_depth"] = _nodes_by_depth(moves, list(table.index), about)
     paths = []
     for name, figure in figures.items():
         if figure is not None:
@@ -196,8 +222,10 @@ def plot_all(games: pd.DataFrame, moves: pd.DataFrame, out_dir: str | Path, abou
     return paths
 
 
-def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About, view: View = View()) -> dict[str, str]:
-    """The Elo chart and (when moves report depths) the depth chart, as ``<svg>`` text to inline.
+def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About, view: View = View(),
+               seats: pd.DataFrame | None = None) -> dict[str, str]:
+    """The Elo chart and (when moves report depths) the depth chart, as ``<svg>`` text to inline
+    (``seats``: as ``plot_all``).
 
     Text stays text (``svg.fonttype: none``) and nothing is dated, so a chart is small and
     equal tournaments give equal charts. Raises ArenaError when matplotlib is not installed.
@@ -206,8 +234,13 @@ def svg_charts(games: pd.DataFrame, moves: pd.DataFrame, about: About, view: Vie
     from matplotlib import rc_context
 
     moves = moves[moves["game_id"].isin(games["game_id"])]
-    table = standings(games, moves, view)
-    figures = {"elo": _elo(table), "nodes_by_depth": _nodes_by_depth(moves, list(table.index), about)}
+    if _seated(seats):
+        table = _seat_standings(games, moves, seats, view)
+        figures = {"elo": _elo(table, "Plackett-Luce Elo ratings")}
+    else:
+        table = standings(games, moves, view)
+        figures = {"elo": _elo(table)}
+    figures["nodes_by_depth"] = _nodes_by_depth(moves, list(table.index), about)
     out = {}
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "botarena"}):
         for name, figure in figures.items():

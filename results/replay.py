@@ -16,7 +16,7 @@ import json
 import math
 import numbers
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from arena.game import Game
 from arena.opening import split_text
@@ -38,11 +38,13 @@ def _number(value):
     return None
 
 
-def replay(game: Game, row: dict, moves: Iterable[dict]) -> dict:
+def replay(game: Game, row: dict, moves: Iterable[dict], seats: Sequence[str] | None = None) -> dict:
     """The replay of one stored game: players, result, its moves and the board at every ply.
 
     ``row`` is the game's row (first, second, opening, result, termination, message, ...),
     ``moves`` its move rows in ply order (move, ply, player, nodes, seconds, depth, score).
+    ``seats``: the bots in seat order, for a game of more than two seats; the replay then
+    holds them (``seats``) and the game's name of every seat (``names``), not only the first two.
     Boards are ``boards[k]``: the position after ``k`` plies, as fragment numbers into
     ``parts``. If a move cannot be replayed, the boards stop before it and ``error`` says why.
     """
@@ -74,9 +76,10 @@ def replay(game: Game, row: dict, moves: Iterable[dict]) -> dict:
             draw(state)
     except Exception as exc:  # a game that cannot replay its own record: the page says so
         error = f"the boards stop at ply {max(len(boards) - 1, 0)}: {type(exc).__name__}: {exc}"
+    seated = {} if seats is None else {"seats": [str(bot) for bot in seats]}
     return {
-        "id": int(row["game_id"]), "first": row["first"], "second": row["second"],
-        "names": [game.player_name(0), game.player_name(1)], "result": row["result"],
+        "id": int(row["game_id"]), "first": row["first"], "second": row["second"], **seated,
+        "names": [game.player_name(s) for s in range(len(seats) if seats is not None else 2)], "result": row["result"],
         "termination": row["termination"], "message": row["message"], "opening": len(opening.moves),
         "moves": listed, "kind": "svg" if svg else "text", "parts": list(parts), "boards": boards, "error": error,
     }

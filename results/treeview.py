@@ -10,6 +10,9 @@ triangles pointing up, min nodes down, pruned children as grey dashed stubs, the
 principal variation drawn thick. Every node carries
 an SVG ``<title>``: hovering shows its path, window, value and the position (the game's
 ``render``); the HTML page also shows it in a panel beside the figure.
+
+The n-seat searches' trees (max^n's value vectors, paranoid's and Best-Reply Search's seats)
+are drawn with what results/treeseats.py says differently for them.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from typing import Callable
 
 from arena.game import CHANCE
 from arena.searchtree import BOUNDS, HORIZON, LEAF, OPEN, PROBE, TABLE, Node, Recording, SearchTree, number_text
+from results import treeseats as seats
+from results.treelayout import STUBS, layout, stub_groups
 
 #: Horizontal room per leaf and vertical room per ply, in SVG pixels.
 STEP_X, STEP_Y, MARGIN = 54, 74, 30
-#: Pruned children drawn one by one under a node; past this many, the rest share one stub.
-STUBS = 4
 #: Terminal colours and other control characters, which XML does not allow.
 _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NOTES = {TABLE: "table hit", BOUNDS: "settled by the game's tactics or bounds", OPEN: "unfinished: out of budget",
@@ -97,8 +100,9 @@ def line_text(tree: SearchTree, game, moves) -> list[str]:
     return game.line_text(tree.nodes[0].state, moves) if tree.nodes else [game.format_move(m) for m in moves]
 
 
-def cut_text(node: Node, game, negamax: bool = False) -> str:
-    """``β cut-off after child 1 of 3; pruned: 2 children (b, c)``, or "" without a cut."""
+def cut_text(node: Node, game, negamax: bool = False, texts=None) -> str:
+    """``β cut-off after child 1 of 3; pruned: 2 children (b, c)``, or "" without a cut; ``texts``:
+    the pruned moves' (by default as the game writes them in the node's position)."""
     if node.cut is None:
         return ""
     if node.mover == CHANCE:  # *-minimax: the outcomes searched bound the node outside its window
@@ -112,7 +116,7 @@ def cut_text(node: Node, game, negamax: bool = False) -> str:
     searched = node.cut
     total = searched + len(node.pruned)
     count = len(node.pruned)
-    names = ", ".join(texts_at(game, node.state, node.pruned))
+    names = ", ".join(texts if texts is not None else texts_at(game, node.state, node.pruned))
     pruned = f"; pruned: {count} child{'ren' if count != 1 else ''} ({names})" if count else " (its last: nothing pruned)"
     return f"{which} cut-off after child {searched} of {total}{pruned}"
 
@@ -122,15 +126,32 @@ def skipped_text(node: Node, game) -> str:
     return f"left out by the game's tactics (they lose at once): {names}"
 
 
+def node_cut_text(node: Node, tree: SearchTree, game, negamax: bool = False) -> str:
+    """``cut_text``, or for an n-seat search's node what ``results.treeseats`` says of it."""
+    if tree.method == seats.MAXN:
+        return seats.maxn_cut_text(node, tree, game)
+    return cut_text(node, game, negamax, seats.pruned_texts(node, game) if seats.seated(tree) else None)
+
+
 def node_line(node: Node, tree: SearchTree, game, negamax: bool = False) -> str:
     """One node of the outline, without its indentation."""
-    parts = [move_text(node, tree, game), role(node), value_text(node, negamax), window_text(node, negamax)]
+    if tree.method == seats.MAXN:
+        parts = [seats.node_vector_text(node), seats.maxn_bound(node, game)]
+    else:
+        parts = [value_text(node, negamax), window_text(node, negamax)]
+    if seats.seated(tree):
+        move = "root" if node.parent is None else seats.move_of(node, tree, game)
+        parts = [move, seats.seat_role(node, tree, game, role(node))] + [part for part in parts if part]
+    else:
+        parts = [move_text(node, tree, game), role(node)] + parts
     notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
+    if seats.out_of_turn(node, tree, game):
+        notes.append("out of turn: the seats between passed")
     if node.repeat:
         after_probe = node.parent is not None and tree.nodes[node.parent].mover == CHANCE
         notes.append("searched whole after its probe" if after_probe else "re-searched with a wider window")
     if node.cut is not None:
-        notes.append(cut_text(node, game, negamax))
+        notes.append(node_cut_text(node, tree, game, negamax))
     if node.skipped:
         notes.append(skipped_text(node, game))
     return "  ".join(parts) + ("  " + "; ".join(notes) if notes else "")
@@ -141,9 +162,13 @@ def tree_heading(tree: SearchTree, game, number: int, of: int) -> str:
     best = "none" if tree.move is None else line_text(tree, game, [tree.move])[0]
     pv = " ".join(line_text(tree, game, tree.pv)) or "none"
     head = f"search {number} of {of}: " if of > 1 else ""
+    label, value = tree.label(), f"{number_text(tree.value)} for {game.player_name(tree.player)}"
+    if tree.method == seats.MAXN:
+        label, value = seats.heading_parts(tree, game)
+        value += f"; {game.player_name(tree.player)}"
     text = (
-        f"{head}{tree.label()}: {tree.seen} nodes{counted}, value {number_text(tree.value)} "
-        f"for {game.player_name(tree.player)} (to move at the root), best move {best}, principal variation {pv}"
+        f"{head}{label}: {tree.seen} nodes{counted}, value {value} "
+        f"(to move at the root), best move {best}, principal variation {pv}"
     )
     if tree.truncated:
         kept = sum(not n.repeat for n in tree.nodes)
@@ -172,75 +197,13 @@ def view_text(negamax: bool) -> str:
 def summary(recording: Recording, negamax: bool = False) -> str:
     """What was searched, by whom, how many nodes the arena counted, and how to read the rest."""
     searches = len(recording.trees)
+    how = f"{view_text(negamax)}; each line: move, player, value, window [α, β]"
+    if recording.trees and seats.seated(recording.trees[0]):
+        how = seats.reading(recording) + ("" if recording.trees[0].method == seats.MAXN else how)
     return (
         f"{recording.bot} on {recording.game.spec}: {recording.nodes} nodes counted, "
-        f"{searches} root search{'es' if searches != 1 else ''}\n"
-        f"{view_text(negamax)}; each line: move, player, value, window [α, β]"
+        f"{searches} root search{'es' if searches != 1 else ''}\n{how}"
     )
-
-
-def layout(tree: SearchTree) -> dict:
-    """``{("node", index) or ("pruned", index, k): (x, ply)}``, x in units of one node's room.
-
-    A tidy layout (Reingold and Tilford's, without their threads): each subtree is laid out
-    on its own, then its siblings are pushed right only as far as their outlines (the
-    leftmost and rightmost x at each depth) need to stay a unit apart, and the parent is
-    centred over its first and last child. Children keep the search's order; pruned stubs
-    come after the searched children.
-    """
-    nodes = tree.nodes
-    if not nodes:
-        return {}
-
-    def below(key):
-        if key[0] != "node":
-            return []
-        node = nodes[key[1]]
-        return [("node", c) for c in node.children] + [("pruned", key[1], k) for k in range(len(stub_groups(node)))]
-
-    offset: dict = {}  # key -> x relative to its parent
-    outline_of: dict = {}  # key -> (lefts, rights): the subtree's extent at each depth from it, its own x 0
-    todo, done = [("node", 0)], []  # post-order without recursion: trees can be deeper than the recursion limit
-    while todo:
-        key = todo.pop()
-        done.append(key)
-        todo.extend(below(key))
-    for key in reversed(done):  # every child before its parent
-        kids = below(key)
-        if not kids:
-            outline_of[key] = ([0.0], [0.0])
-            continue
-        lefts, rights = (list(side) for side in outline_of[kids[0]])
-        xs = [0.0]
-        for kid in kids[1:]:
-            kid_lefts, kid_rights = outline_of[kid]
-            shift = max(rights[d] - kid_lefts[d] + 1 for d in range(min(len(rights), len(kid_lefts))))
-            xs.append(shift)
-            for d, (left, right) in enumerate(zip(kid_lefts, kid_rights)):
-                if d < len(rights):
-                    rights[d] = right + shift
-                else:
-                    lefts.append(left + shift)
-                    rights.append(right + shift)
-        mid = (xs[0] + xs[-1]) / 2
-        for kid, x in zip(kids, xs):
-            offset[kid] = x - mid
-        outline_of[key] = ([0.0] + [x - mid for x in lefts], [0.0] + [x - mid for x in rights])
-    root = ("node", 0)
-    places = {root: (-min(outline_of[root][0]), 0)}
-    for key in done:  # pre-order: every parent before its children
-        x, ply = places[key]
-        for kid in below(key):
-            places[kid] = (x + offset[kid], ply + 1)
-    return places
-
-
-def stub_groups(node: Node) -> list[tuple]:
-    """The node's pruned moves as drawn: one stub each, or past ``STUBS``, the last stub for the rest."""
-    moves = node.pruned
-    if len(moves) <= STUBS:
-        return [(m,) for m in moves]
-    return [(m,) for m in moves[: STUBS - 1]] + [tuple(moves[STUBS - 1 :])]
 
 
 def plain(text: str) -> str:
@@ -248,11 +211,13 @@ def plain(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
-def pv_nodes(tree: SearchTree) -> set:
-    """Indexes of the nodes along the principal variation (the last visit of each)."""
+def pv_nodes(tree: SearchTree, game=None) -> set:
+    """Indexes of the nodes along the principal variation (the last visit of each; with
+    ``game``, a move played in turn, not Best-Reply Search's same move out of turn)."""
     found, index, nodes = {0} if tree.nodes else set(), 0, tree.nodes
     for move in tree.pv:
-        matches = [c for c in nodes[index].children if nodes[c].move == move]
+        matches = [c for c in nodes[index].children
+                   if nodes[c].move == move and not (game and seats.out_of_turn(nodes[c], tree, game))]
         if not matches:
             break
         index = matches[-1]
@@ -263,13 +228,14 @@ def pv_nodes(tree: SearchTree) -> set:
 def svg(recording: Recording, negamax: bool = False, describe: Callable | None = None) -> str:
     """Every recorded tree as one SVG figure, stacked top to bottom."""
     parts, width, y = [], 0, 0
+    style = _SEAT_STYLE if any(seats.seated(tree) for tree in recording.trees) else ""
     for number, tree in enumerate(recording.trees, 1):
         body, w, h = tree_svg(recording, tree, number, negamax, describe)
         parts.append(f'<g class="tree" transform="translate(0,{y})">{body}</g>')
         width, y = max(width, w), y + h
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}" viewBox="0 0 {width} {y}" '
-        f'font-family="sans-serif" font-size="11">{_STYLE}{"".join(parts)}</svg>'
+        f'font-family="sans-serif" font-size="11">{_STYLE}{style}{"".join(parts)}</svg>'
     )
 
 
@@ -283,6 +249,10 @@ _STYLE = """<style>
 .heading{font-size:13px;font-weight:bold}.node .inner{fill:none;stroke:#222;stroke-width:.8}
 .node.probe .shape{stroke-dasharray:5 2;fill:#f5efe0}
 </style>"""
+#: What the n-seat searches' figures add (results/treeseats.py): vectors, and seats beside the nodes.
+_SEAT_STYLE = """<style>
+.vec{font-size:10px;font-weight:normal}.vec .mine{font-weight:bold;fill:#c0392b}.seat{font-size:9px;fill:#666}
+</style>"""
 
 
 def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, float]:
@@ -290,12 +260,14 @@ def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, fl
     game = recording.game
     describe = describe or game.render
     places = layout(tree)
-    on_pv = pv_nodes(tree)
+    on_pv = pv_nodes(tree, game)
     top = MARGIN + 24
+    step = seats.step_x(tree, game, STEP_X)
+    left = MARGIN + 20 + step - STEP_X  # wider labels (n-seat trees) need room on the left too
 
     def at(key):
         x, ply = places[key]
-        return MARGIN + x * STEP_X + 20, top + ply * STEP_Y
+        return left + x * step, top + ply * STEP_Y
 
     edges, shapes = [], []
     for node in tree.nodes:
@@ -304,9 +276,10 @@ def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, fl
             cx, cy = at(("node", child))
             pv = " pv" if child in on_pv and node.index in on_pv else ""
             edges.append(f'<line class="edge{pv}" x1="{x}" y1="{y}" x2="{cx}" y2="{cy}"/>')
+        pruned = seats.pruned_texts(node, game) if seats.seated(tree) else texts_at(game, node.state, node.pruned)
         for k, moves in enumerate(stub_groups(node)):
             sx, sy = at(("pruned", node.index, k))
-            texts = texts_at(game, node.state, moves)
+            texts = pruned[k:] if len(moves) > 1 else [pruned[k]]  # the last group holds the rest
             names = escape(", ".join(texts))
             label = escape(texts[0]) if len(moves) == 1 else f"+{len(moves)}"
             edges.append(
@@ -317,14 +290,16 @@ def tree_svg(recording, tree, number, negamax, describe) -> tuple[str, float, fl
         shapes.append(_node_svg(node, tree, x, y, game, negamax, describe, node.index in on_pv))
     heading = escape(tree_heading(tree, game, number, len(recording.trees)).splitlines()[0])
     height = top + (1 + max((p[1] for p in places.values()), default=0)) * STEP_Y
-    width = 2 * MARGIN + 90 + STEP_X * max((p[0] for p in places.values()), default=0)
+    width = 2 * MARGIN + 90 + step - STEP_X + step * max((p[0] for p in places.values()), default=0)
     width = max(width, MARGIN + 8 * len(heading))
     text = f'<text class="heading" x="{MARGIN}" y="{MARGIN}">{heading}</text>'
     return text + "".join(edges) + "".join(shapes), width, height
 
 
 def _node_svg(node: Node, tree: SearchTree, x, y, game, negamax, describe, pv) -> str:
-    kind = role(node)
+    kind, maxn = role(node), tree.method == seats.MAXN
+    if maxn and seats.inner(node):
+        kind = "max"  # every seat maximises its own value
     if kind == "max":
         shape = f'<polygon class="shape" points="{x - 13},{y + 10} {x + 13},{y + 10} {x},{y - 13}"/>'
     elif kind == "min":
@@ -336,32 +311,57 @@ def _node_svg(node: Node, tree: SearchTree, x, y, game, negamax, describe, pv) -
     else:
         shape = f'<circle class="shape" cx="{x}" cy="{y}" r="11"/>'
     classes = " ".join(["node", kind, node.kind] + (["pv"] if pv else []) + (["repeat"] if node.repeat else []))
-    path = " ".join(line_text(tree, game, node.path)) or "root"
     notes = [_NOTES[node.kind]] if node.kind in _NOTES else []
+    if seats.out_of_turn(node, tree, game):
+        notes.append("out of turn: the seats between passed")
     if node.cut is not None:
-        notes.append(cut_text(node, game, negamax))
+        notes.append(node_cut_text(node, tree, game, negamax))
     if node.skipped:
         notes.append(skipped_text(node, game))
-    title = plain("\n".join(
-        [f"path: {path} (ply {node.ply}, {kind})", f"window [α, β]: {window_text(node, negamax)}",
-         f"value: {value_text(node, negamax)}", *notes, "", describe(node.state)]
-    ))
-    move = "" if node.move is None else move_text(node, tree, game)
-    value = value_text(node, negamax).replace(" ", "")
+    window = window_text(node, negamax)
+    if maxn:
+        window = seats.maxn_bound(node, game)
+        values = [f"value vector: {seats.node_vector_text(node)}"] + ([window] if window else [])
+        value = f'<text class="val vec" x="{x}" y="{y + 27}" text-anchor="middle">{seats.vector_svg(node)}</text>'
+    else:
+        values = [f"window [α, β]: {window}", f"value: {value_text(node, negamax)}"]
+        value = (f'<text class="val" x="{x}" y="{y + 27}" text-anchor="middle">'
+                 f'{escape(value_text(node, negamax).replace(" ", ""))}</text>')
+    if seats.seated(tree):
+        path = " ".join(seats.path_texts(tree, game, node)) or "root"
+        move = "" if node.parent is None else seats.move_of(node, tree, game)
+        who = seats.seat_role(node, tree, game, role(node))
+        label = seats.seat_label(node, tree, game)
+        value += f'<text class="seat" x="{x + 15}" y="{y + 4}">{escape(label)}</text>' if label else ""
+    else:
+        path, who = " ".join(line_text(tree, game, node.path)) or "root", kind
+        move = "" if node.move is None else move_text(node, tree, game)
+    title = plain("\n".join([f"path: {path} (ply {node.ply}, {who})", *values, *notes, "", describe(node.state)]))
     return (
-        f'<g class="{classes}" data-index="{node.index}"><title>{escape(title)}</title>{shape}'
-        f'<text class="val" x="{x}" y="{y + 27}" text-anchor="middle">{escape(value)}</text>'
+        f'<g class="{classes}" data-index="{node.index}"><title>{escape(title)}</title>{shape}{value}'
         f'<text class="mv" x="{x - 14}" y="{y - 14}" text-anchor="end">{escape(move)}</text>'
-        + ("" if kind in (LEAF, HORIZON) else  # a leaf's window is its parent's: in its title only
-           f'<text class="win" x="{x}" y="{y + 39}" text-anchor="middle">{escape(window_text(node, negamax))}</text>')
+        + ("" if kind in (LEAF, HORIZON) or not window else  # a leaf's window is its parent's: in its title only
+           f'<text class="win" x="{x}" y="{y + 39}" text-anchor="middle">{escape(window)}</text>')
         + "</g>"
     )
+
+
+def _seats_legend(recording: Recording) -> str:
+    """The legend's words for an n-seat search ("" for the others)."""
+    if not recording.trees or not seats.seated(recording.trees[0]):
+        return ""
+    text = seats.reading(recording).rstrip("; ")
+    if recording.trees[0].method == seats.MAXN:
+        text += "; in the figure every inner node a ▲ (each seat maximises its own value), the seat to move's entry in red"
+    return "<br>" + escape(text) + "; beside each node, the seat to move."
 
 
 def html(recording: Recording, negamax: bool = False, describe: Callable | None = None) -> str:
     """One offline page: the figure, a legend and a panel that shows the hovered node."""
     figure = svg(recording, negamax, describe)
     head, view = summary(recording, negamax).splitlines()[0], view_text(negamax)
+    if recording.trees and recording.trees[0].method == seats.MAXN:
+        view = "max^n view: a value vector at every node, one value per seat"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(recording.bot)} on {escape(recording.game.spec)}</title>
 <style>body{{font-family:sans-serif;margin:1em}}#info{{position:fixed;right:1em;bottom:1em;max-width:40em;
@@ -371,7 +371,7 @@ background:#fffbe8;border:1px solid #ccc;padding:.5em;white-space:pre;font-famil
 <p>{escape(head)}.</p>
 <p class="legend">{view}. ▲ max, ▼ min, ◎ chance (each outcome's edge labelled with its probability; its value
 the outcomes' probability-weighted mean; a dashed child: Star2's probe of one move), ■ end of the game, ● depth limit; value below each node, then its
-window [α, β]; grey dashed: pruned, never generated (past {STUBS} under one node, one stub "+N" for the rest); thick red: principal variation. Hover a node.</p>
+window [α, β]; grey dashed: pruned, never generated (past {STUBS} under one node, one stub "+N" for the rest); thick red: principal variation. Hover a node.{_seats_legend(recording)}</p>
 <pre id="info">hover a node</pre>
 {figure}
 <script>

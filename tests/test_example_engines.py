@@ -21,6 +21,7 @@ from arena.params import format_value
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "examples" / "engines"
 PY_ENGINE = ENGINES / "python" / "engine.py"
+NIM_ENGINE = ENGINES / "python" / "nim_multi.py"
 C_SOURCE = ENGINES / "c" / "engine.c"
 WAIT = 30  # seconds: generous, the machine is shared
 INFO = re.compile(r"info( depth \d+)?( nodes \d+)?( time \d+)?( score -?\d+(\.\d+)?)?( pv( \S+)+)?")
@@ -355,23 +356,30 @@ def test_a_tournament_with_both_engines(c_binary, tmp_path, capsys):
 
 
 def test_the_protocol_doc_shows_what_the_python_engine_answers():
-    """docs/protocol.md's example exchanges, replayed: the same answers, info lines aside."""
+    """docs/protocol.md's example exchanges, replayed: the same answers, info lines aside (the
+    n-seat one by the Nim engine, with its info lines too, times aside)."""
     text = (ROOT / "docs" / "protocol.md").read_text()
     blocks = re.findall(r"```\n(> arena 1\n.*?)```", text, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         lines = [line for line in block.splitlines() if line[:2] in ("> ", "< ")]
         sent = [line[2:] for line in lines if line.startswith("> ")]
         shown = [line[2:] for line in lines if line.startswith("< ") and line.split()[1] in ("readyok", "bestmove", "error")]
-        e = Engine([sys.executable, str(PY_ENGINE)])
+        script = NIM_ENGINE if "> game nim:" in block else PY_ENGINE  # the n-seat example is the Nim engine's
+        e = Engine([sys.executable, str(script)])
         try:
             e.send(*sent[:-1])  # all but quit: wait for every answer first
-            answers = []
+            answers, infos = [], set()
             while len(answers) < len(shown):
                 line = e.until("")[0]
                 if line.split()[0] in ("readyok", "bestmove", "error"):
                     answers.append(line)
+                elif line.startswith("info "):
+                    infos.add(re.sub(r" time \d+", "", line))
             assert answers == shown
+            if script == NIM_ENGINE:
+                timeless = {re.sub(r" time \d+", "", line[2:]) for line in lines if line.startswith("< info ")}
+                assert timeless and timeless <= infos, timeless - infos
         finally:
             e.close()
 

@@ -115,7 +115,7 @@ def test_a_killed_ladder_resumes_to_the_games_of_an_uninterrupted_one(tmp_path):
     assert main(["ladder", cut, *FAST, "--add", *bots, "--games", "13", *QUIET]) == 0
     with sqlite3.connect(cut) as conn:  # killed: the last games of the batch in flight were never stored
         gone = conn.execute("SELECT game_id FROM games ORDER BY game_id DESC LIMIT 3").fetchall()
-        for table in ("moves", "games"):
+        for table in ("moves", "seats", "games"):
             conn.execute(f"DELETE FROM {table} WHERE game_id >= ?", (gone[-1][0],))
     assert main(["ladder", cut, "--games", str(17 + 3), *QUIET]) == 0
     assert main(["ladder", cut, "--add", "f=greedy", "--games", "20", *QUIET]) == 0

@@ -83,7 +83,7 @@ def test_a_race_killed_with_holes_in_its_stored_round_resumes_alike(tmp_path):
     # killed between commits with two jobs: round 4 (games 36-47) stored with gaps, the rest lost
     lost = [37, 40, 41, 44, *range(46, len(whole))]
     with sqlite3.connect(tmp_path / "k.db") as conn:
-        for table_name in ("moves", "games"):
+        for table_name in ("moves", "seats", "games"):
             conn.executemany(f"DELETE FROM {table_name} WHERE game_id = ?", [(i,) for i in lost])
     resumed, games, table_again = _race(tmp_path / "k.db", jobs=2)
     assert resumed.played == len(lost)

@@ -82,7 +82,7 @@ def test_swiss_is_deterministic_and_resumes_to_the_same_games(tmp_path):
     assert whole[columns].sort_values("game_id").equals(again[columns].sort_values("game_id"))
     # killed mid-round: drop the last games of round 2 (of 3), then run the same settings again
     with sqlite3.connect(tmp_path / "b.db") as conn:
-        for table in ("moves", "games"):
+        for table in ("moves", "seats", "games"):
             conn.execute(f"DELETE FROM {table} WHERE game_id >= 9")
     result, resumed, _ = _run(tmp_path / "b.db", bots, format="swiss", rounds=3)
     assert result.played == 18 - 9

@@ -131,6 +131,7 @@ def test_rerun_resumes_and_never_stores_a_game_twice(tmp_path):
     first = run(config, tmp_path)
     db = sqlite3.connect(tmp_path / "t.db")
     db.execute("DELETE FROM moves WHERE game_id >= 5")
+    db.execute("DELETE FROM seats WHERE game_id >= 5")
     db.execute("DELETE FROM games WHERE game_id >= 5")
     db.commit()
     db.close()

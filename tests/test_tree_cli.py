@@ -15,6 +15,7 @@ import pytest
 from arena import get_registry
 from arena.front.cli import main
 from arena.searchtree import number_text, record_search
+from bots.multiplayer import pass_hook
 from games.tree import Tree
 from results.treeview import layout, stub_groups, value_text
 
@@ -212,6 +213,22 @@ def test_every_game_and_search_bot_can_be_drawn(capsys, tmp_path):
             for spec in ("alphabeta:depth=2", "expectimax:depth=2"):
                 code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=100", "--moves", *moves)
                 assert code == 2 and err.count("\n") == 1 and "players" in err, (name, spec, err)
+            if game.model.players > 2:  # the n-seat searches draw it: max^n's vectors, paranoid's and brs's values
+                specs = ["maxn:max_depth=2", "paranoid:max_depth=2"] + (["brs:max_depth=2"] if pass_hook(game) else [])
+                for spec in specs:
+                    for fmt in ("svg", "text"):
+                        code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=300", "--as", fmt,
+                                             "--moves", *moves)
+                        assert code == 0, (name, spec, fmt, err)
+                        if fmt == "svg":
+                            assert drawn(out)["node"] >= 1
+                            continue
+                        assert f"{spec} on {name}" in out and "\nroot  " in out, (name, spec)
+                        seats = game.player_name(game.to_move(state))
+                        if spec.startswith("maxn"):  # the root's vector, the seat to move's entry marked
+                            assert re.search(rf"\nroot  {re.escape(seats)}  \(.*\*", out), (name, out)
+                        else:
+                            assert f"\nroot  max {seats}  " in out, (name, out)
             continue
         for spec in ("alphabeta:depth=2", "iterative:max_depth=2", "minimax:depth=1", "solver"):
             budget = "nodes=100"

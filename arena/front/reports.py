@@ -250,7 +250,7 @@ def cmd_report(registry: Registry, args) -> int:
     if plots is not None:
         from results.plots import plot_all
 
-        for path in plot_all(tables.games, tables.moves, plots, about, view):
+        for path in plot_all(tables.games, tables.moves, plots, about, view, seats=tables.seats if tables.players > 2 else None):
             print(path)
     return 0
 

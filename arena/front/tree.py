@@ -57,8 +57,12 @@ def cmd_tree(registry: Registry, args) -> int:
     state = game.play(args.moves)
     bot = registry.bot(args.bot)
     if not hasattr(bot, "recorder"):
-        able = ", ".join(recording_bots(registry)) or "none"
-        raise ParameterError(f"bot {bot.name!r} cannot record its search; bots that can: {able}")
+        able = recording_bots(registry)
+        seated = [name for name in able if "players" in registry.bots[name].cls.handles]  # max^n, paranoid, ...
+        text = ", ".join(name for name in able if name not in seated) or "none"
+        if seated:
+            text += f"; for any number of seats: {', '.join(seated)}"
+        raise ParameterError(f"bot {bot.name!r} cannot record its search; bots that can: {text}")
     bot.check_game(game)
     if game.is_terminal(state):
         raise ParameterError(f"the position after {' '.join(args.moves)!r} is a finished game: nothing to search")

@@ -4,7 +4,6 @@ the move loop."""
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import shlex
@@ -15,6 +14,7 @@ from arena.bot import Decision, ProgramBot
 from arena.budget import Counter, uncounted
 from arena.errors import BotFault, IllegalMoveError, ParameterError
 from arena.execution.channel import plain
+from bots.engine.info import BadUtilities, read_info
 from bots.engine.process import EngineProcess, find_program
 from bots.engine.options import EngineOption, check_options, parse_option
 from arena.game import Game, texts_need_state
@@ -176,6 +176,7 @@ class EngineBot(ProgramBot):
     def new_game(self, game: Game, player: int, seed: int) -> None:
         super().new_game(game, player, seed)
         self._game = uncounted(game)
+        self._seat = player
         spec = full_spec(game)
         engine = self.engine
         # a sandboxed engine lives for one game: nothing it leaves reaches the next
@@ -184,7 +185,7 @@ class EngineBot(ProgramBot):
             self._spec = spec
             self.engine = engine = self._start(game)
         engine.new_game()
-        engine.send(self.newgame_line(player))
+        engine.send(self.newgame_line(player, game.model.players))
         engine.send("isready")
         self._await(engine, "readyok", time.perf_counter() + self.startup, "answer isready")
         self._state = self._game.initial_state()
@@ -239,6 +240,8 @@ class EngineBot(ProgramBot):
             if head == "info" and not line.startswith("info string"):
                 try:
                     self.read_info(line, info)
+                except BadUtilities as exc:
+                    raise engine.fault(Termination.PROTOCOL, "broke the protocol", str(exc)) from None
                 except (ValueError, IndexError):
                     raise engine.fault(Termination.PROTOCOL, "broke the protocol", f"unreadable info {line[:80]!r}") from None
             else:
@@ -286,9 +289,9 @@ class EngineBot(ProgramBot):
         return tuple(pv)
 
     def _follow(self, state) -> None:
-        """Append the moves that led from the last known state to ``state`` (up to two plies)."""
+        """Append the moves that led from the last known state to ``state`` (up to a ply per seat, two at least)."""
         if state != self._state:
-            line = _path(self._game, self._state, state, 2)
+            line = _path(self._game, self._state, state, max(2, self._game.model.players))
             if line is None:
                 raise IllegalMoveError(f"{self.name} cannot tell which moves led to the position it was given")
             self._moves += self._game.line_text(self._state, line)
@@ -314,8 +317,9 @@ class EngineBot(ProgramBot):
     def set_game(self, engine: EngineProcess, game: Game) -> None:
         engine.send(f"game {full_spec(game)}")
 
-    def newgame_line(self, player: int) -> str:
-        return f"newgame {player}"
+    def newgame_line(self, player: int, players: int = 2) -> str:
+        """``newgame PLAYER`` in a two-seat game, as ever; ``newgame SEAT of N`` in a game of N seats."""
+        return f"newgame {player}" if players == 2 else f"newgame {player} of {players}"
 
     def position_line(self) -> str:
         return "position start" + (" moves " + " ".join(self._moves) if self._moves else "")
@@ -332,23 +336,9 @@ class EngineBot(ProgramBot):
         return " ".join(words)
 
     def read_info(self, line: str, info: dict) -> None:
-        """Read an ``info`` line into ``info`` (depth, nodes, score, pv); ValueError if it is garbled."""
-        words = line.split()
-        i = 1
-        while i < len(words):
-            key = words[i]
-            if key == "pv":
-                info["pv"] = words[i + 1 :]
-                return
-            if key in ("depth", "nodes", "time"):
-                info[key] = int(words[i + 1])
-            elif key == "score":
-                info["score"] = score = float(words[i + 1])
-                if not math.isfinite(score):
-                    raise ValueError(score)
-            else:
-                raise ValueError(key)
-            i += 2
+        """Read an ``info`` line into ``info`` (bots.engine.info); ValueError if it is garbled,
+        BadUtilities if its utilities break the protocol."""
+        read_info(line, info, getattr(self, "_game", None), getattr(self, "_seat", 0))
 
 
 class ArenaEngine(EngineBot):
@@ -357,7 +347,8 @@ class ArenaEngine(EngineBot):
     name = "engine"
     description = "an engine in any language speaking the arena protocol: engine:cmd=./bot --level 3"
     hello, hello_ok = "arena 1", "arenaok"
-    handles = frozenset({"chance"})  # outcomes come as moves of the position line (docs/protocol.md)
+    # outcomes come as moves of the position line; seats as ``newgame SEAT of N`` (docs/protocol.md)
+    handles = frozenset({"chance", "players", "nonzero-sum"})
 
 
 def movetime(limits) -> float | None:

@@ -28,8 +28,8 @@ class UciBot(EngineBot):
     def set_game(self, engine: EngineProcess, game: Game) -> None:
         self._fen = None if game.fen == game.parameters["fen"].default else game.fen
 
-    def newgame_line(self, player: int) -> str:
-        return "ucinewgame"
+    def newgame_line(self, player: int, players: int = 2) -> str:
+        return "ucinewgame"  # chess: two seats, the side to move read from the position
 
     def position_line(self) -> str:
         start = "position startpos" if self._fen is None else f"position fen {self._fen}"

@@ -33,7 +33,16 @@ for (const table of document.querySelectorAll("table.sortable")) {
 // ---- the games list: filter by bot, result and termination; pairs stay together ----
 const filters = document.getElementById("filters");
 
+// the bots of a listed game in seat order: data-seats (a game of more seats) or first and second
+function seated(row) {
+  return row.dataset.seats ? JSON.parse(row.dataset.seats) : [row.dataset.first, row.dataset.second];
+}
+
 function points(row, bot) {
+  if (row.dataset.seats) { // each seat's points in turn: "0-1-0", "1/2-0-1/2"
+    const [share, of = 1] = row.dataset.result.split("-")[seated(row).indexOf(bot)].split("/").map(Number);
+    return share / of;
+  }
   const first = { "1-0": 1, "0-1": 0 }[row.dataset.result] ?? 0.5;
   return row.dataset.first === bot ? first : 1 - first;
 }
@@ -46,7 +55,7 @@ function applyFilters() {
     for (const row of group.rows) {
       total += 1;
       const d = row.dataset;
-      let ok = !bot || d.first === bot || d.second === bot;
+      let ok = !bot || seated(row).includes(bot);
       if (ok && termination) ok = d.termination === termination;
       if (ok && (result === "win" || result === "loss")) ok = !!bot && points(row, bot) === (result === "win" ? 1 : 0);
       else if (ok && result) ok = d.result === result;
@@ -91,11 +100,16 @@ function cell(row, text, numeric) {
   if (numeric) td.className = "num";
 }
 
+// the bot in a seat of a replayed game: its seats (a game of more seats), or first and second
+function seatBot(data, player) {
+  return data.seats ? data.seats[player] : player === 0 ? data.first : data.second;
+}
+
 // who made a ply: the opening's (player null), chance's (-1: an outcome the referee drew), or a player's
 function mover(m, data) {
   if (m.player === null) return "opening";
   if (m.player < 0) return "chance";
-  return `${data.names[m.player]}: ${m.player === 0 ? data.first : data.second}`;
+  return `${data.names[m.player]}: ${seatBot(data, m.player)}`;
 }
 
 function listMoves(data) {
@@ -132,7 +146,7 @@ function show(target) {
   let said = "";
   if (move && move.player !== null && move.player < 0) said = `chance gave ${move.move}`;
   else if (move) {
-    const who = move.player !== null ? `${current.names[move.player]} (${move.player === 0 ? current.first : current.second})` : "opening";
+    const who = move.player !== null ? `${current.names[move.player]} (${seatBot(current, move.player)})` : "opening";
     said = `${who} played ${move.move}`;
   }
   document.getElementById("ply-text").textContent = ply === 0 ? `ply 0 of ${last}: the start` : `ply ${ply} of ${last}: ${said}`;
@@ -148,7 +162,7 @@ async function openReplay(id) {
   current = await unpack(packed[id]);
   document.getElementById("replay-title").textContent = `Game ${current.id}`;
   document.getElementById("replay-players").textContent =
-    `${current.names[0]}: ${current.first}, ${current.names[1]}: ${current.second}` +
+    current.names.map((name, seat) => `${name}: ${seatBot(current, seat)}`).join(", ") +
     (current.opening ? `; the first ${current.opening} plies are the random opening` : "");
   const error = document.getElementById("replay-error");
   error.hidden = !current.error;
