@@ -10,7 +10,8 @@ per move; and with ``--four``, four players, each algorithm in turn taking two s
 
 Each algorithm's score rate is its mean points per game (1 for a win, shared by ties), with
 a 95% interval (normal approximation over games). Three players share 1 point a game, so
-equal algorithms score 1/3 each.
+equal algorithms score 1/3 each. Pair by pair: the share of games in which one finished
+ahead of the other (a tie half), with its 95% interval; 0.5 is even.
 
     PYTHONPATH=. python bench/multiplayer_rolit.py [--cycles 10] [--time 0.1] [--nodes 2000] [--four] [--jobs 2]
 """
@@ -65,6 +66,20 @@ def score_rates(seats) -> dict[str, tuple[float, float, int]]:
     return out
 
 
+def ahead(seats) -> dict[tuple[str, str], tuple[float, float, int]]:
+    """Per ordered pair of algorithms (a, b): the share of the games they played together in
+    which a finished ahead of b (a tie half), its 95% half-width, and the games."""
+    out = {}
+    pairs = seats.merge(seats, on="game_id", suffixes=("", "_b"))
+    pairs = pairs[pairs["algorithm"] != pairs["algorithm_b"]]
+    pairs = pairs.assign(ahead=(pairs["rank"] < pairs["rank_b"]) + 0.5 * (pairs["rank"] == pairs["rank_b"]))
+    for (a, b), rows in pairs.groupby(["algorithm", "algorithm_b"]):
+        per_game = rows.groupby("game_id")["ahead"].mean()
+        n = len(per_game)
+        out[a, b] = (per_game.mean(), 1.96 * per_game.std(ddof=1) / math.sqrt(n), n)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cycles", type=int, default=10, help="seating cycles per tournament (default 10)")
@@ -92,6 +107,9 @@ def main() -> None:
                     print(f"  {algorithm:9s} score rate {mean:.3f} ± {half:.3f} over {n} seats "
                           f"({'above' if mean - half > even else 'below' if mean + half < even else 'within reach of'} "
                           f"an even {even:.3f})")
+                for (a, b), (share, half, n) in sorted(ahead(seats).items()):
+                    if a < b:
+                        print(f"  {a} ahead of {b} in {share:.3f} ± {half:.3f} of {n} games")
     print(f"\nrerun: PYTHONPATH=. python bench/multiplayer_rolit.py --cycles {args.cycles} --time {args.time:g} "
           f"--nodes {args.nodes}{' --four' if args.four else ''} --jobs {args.jobs} --seed {args.seed}")
 

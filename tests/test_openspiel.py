@@ -34,7 +34,8 @@ EXPECTED = {
 CHANCE_GAMES = {"backgammon", "banqi", "einstein_wurfelt_nicht", "maedn", "pig", "yacht"}
 # Games whose random playouts run to hundreds of plies, or whose plies are slow: fewer playouts.
 LONG = {"chess", "antichess", "crazyhouse", "shogi", "xiangqi", "hive", "chinese_checkers", "go", "mnk",
-        "lines_of_action", "amazons", "quoridor", "gomoku", "y", "havannah", "checkers", "oware", "cursor_go"}
+        "lines_of_action", "amazons", "quoridor", "gomoku", "y", "havannah", "checkers", "oware", "cursor_go",
+        "yacht"}  # yacht: not long, but each roll of five dice is a chance node of 7,776 outcomes, each checked
 BOTS = ["random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2"]
 
 
@@ -67,7 +68,9 @@ def test_parameters_are_typed_and_defaulted_from_openspiel(capsys):
     assert go["board_size"]["type"] == "int" and go["board_size"]["default"] == 19
     assert go["komi"]["type"] == "float" and go["komi"]["default"] == 7.5
     assert listed["openspiel.chess"]["parameters"][0]["type"] == "bool"
-    assert "players" not in {p["name"] for p in listed["openspiel.quoridor"]["parameters"]}
+    assert "players" not in {p["name"] for p in listed["openspiel.hex"]["parameters"]}  # two seats only
+    seats = {p["name"]: p for p in listed["openspiel.quoridor"]["parameters"]}["players"]  # 2 or 4
+    assert seats["type"] == "int" and seats["default"] == 2
     game = REGISTRY.game("openspiel.breakthrough:rows=6,columns=5")
     assert len(game.spiel.new_initial_state().observation_string(0).splitlines()) >= 6
     assert game.spiel.get_parameters()["rows"] == 6

@@ -16,8 +16,8 @@ from tests.helpers import sandbox_unavailable
 
 MODES = {
     "in-process": ["--no-isolation"],
-    "isolated": [],
-    "sandboxed": ["--sandbox"],
+    "isolated": ["--jobs", "2"],
+    "sandboxed": ["--sandbox", "--jobs", "2"],
     "dask": ["--dask", "local", "--jobs", "2"],
 }
 ATTACKS = {

@@ -180,6 +180,12 @@ def test_the_reports_show_points_ranks_seats_and_who_finished_ahead(capsys, tmp_
     assert versus["random"]["greedy"] + versus["greedy"]["random"] == pytest.approx(1.0)
     by_seat = {r["bot"]: r for r in data["by_seat"]}
     assert by_seat["all"]["seat_1"] == pytest.approx(seats[seats.seat == 0].points.mean())
+    code, out, _ = run(capsys, "report", db, "--as", "json", "--anchor", "r2=1000")
+    anchored = {r["bot"]: r for r in json.loads(out)["standings"]}
+    assert code == 0 and anchored["r2"]["elo"] == 1000 and anchored["r2"]["elo_low"] == 1000
+    assert anchored["greedy"]["elo"] - 1000 == pytest.approx(standings["greedy"]["elo"] - standings["r2"]["elo"])
+    code, _, err = run(capsys, "report", db, "--anchor", "nobody=0")
+    assert code == 2 and err.count("\n") == 1 and "no such bot" in err
     code, out, _ = run(capsys, "list", db, "--games")
     assert code == 0 and "seats" in out.splitlines()[1] and "random, greedy, r2" in out
     code, out, _ = run(capsys, "show", db, "0")

@@ -175,20 +175,21 @@ def check_plots_target(plots: str) -> Path:
     return path
 
 
-def rating_view(args, games=None):
+def rating_view(args, tables=None):
     """``--anchor`` and ``--los`` as a ``results.ratings.View``; UsageError names a malformed
-    anchor, or one that played none of ``games``."""
+    anchor, or one that played none of the games of ``tables`` (``results.load``'s)."""
     from results.ratings import View
 
     view = View.parse(getattr(args, "anchor", None) or (), getattr(args, "los", View.top))
-    if games is not None:
-        check_anchors(view, games)
+    if tables is not None:
+        check_anchors(view, tables)
     return view
 
 
-def check_anchors(view, games) -> None:
-    """UsageError if an anchor of ``view`` played none of ``games``."""
-    _known_anchors(view, set(games["first"]) | set(games["second"]))
+def check_anchors(view, tables) -> None:
+    """UsageError if an anchor of ``view`` played none of the games of ``tables``."""
+    games, seats = tables.games, tables.seats
+    _known_anchors(view, set(seats["bot"]) | set(games["first"]) | set(games["second"]))
 
 
 def check_run_anchors(view, config, registry: Registry) -> None:
@@ -230,7 +231,7 @@ def cmd_report(registry: Registry, args) -> int:
     if tables.games.empty:
         raise UsageError(f"tournament in {args.db!r} has no finished game yet")
     about = tables.about
-    view = rating_view(args, tables.games)
+    view = rating_view(args, tables)
     config = _config(args.db, about.name)
     if page is not None:
         from results.html_report import save
@@ -385,7 +386,7 @@ def finish(result, db, html: Path | None, registry, *, after: str = "", failed: 
     tables, config = results.load(db, name), _config(db, name)  # once, for the text and the page
     if view is not None and view.anchors:
         try:
-            check_anchors(view, tables.games)
+            check_anchors(view, tables)
         except UsageError as exc:  # the games are stored: report them all the same, at mean 0
             print(f"arena: {exc}; the report's Elo has mean 0", file=sys.stderr)
             view = replace(view, anchors=())
