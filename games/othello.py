@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from arena import Game, param
 from games.bitboard import squares
+from games.flanking import FlankBoard
 from games.svg import disc, grid
 
 PASS = -1
@@ -42,65 +43,15 @@ class Othello(Game):
     def __init__(self, **params):
         super().__init__(**params)
         n = self.size
-        self.cells = n * n
-        self._full = (1 << self.cells) - 1
-        col0 = sum(1 << (r * n) for r in range(n))
-        inner = self._full & ~col0 & ~(col0 << (n - 1))  # neither edge column
-        # (shift, mask of opponent discs that can be outflanked along that axis)
-        self._axes = ((1, inner), (n - 1, inner), (n, self._full), (n + 1, inner))
-        self._corners = 1 | 1 << (n - 1) | 1 << (self.cells - n) | 1 << (self.cells - 1)
+        board = self.board = FlankBoard(n)
+        self.cells = board.cells
+        self._full, self._corners = board.full, board.corners
+        # the kernels, bound once: apply calls them every ply
+        self._mobility, self._flips = board.captures, board.flips
         h = n // 2
         white = 1 << ((h - 1) * n + h - 1) | 1 << (h * n + h)
         black = 1 << ((h - 1) * n + h) | 1 << (h * n + h - 1)
         self._start = (black, white, 0, self._mobility(black, white))
-
-    # Bitboard kernels.
-
-    def _mobility(self, own: int, opp: int) -> int:
-        """Squares where the owner of ``own`` can place: shift-and-mask fill in 8 directions."""
-        moves = 0
-        for d, mask in self._axes:
-            p = opp & mask
-            left = p & (own << d)
-            left |= p & (left << d)
-            right = p & (own >> d)
-            right |= p & (right >> d)
-            # Runs of opponent discs are now filled 2 deep; each step over pairs adds 2 more,
-            # and 6 is the longest run on 8x8 (extra steps are harmless on smaller boards).
-            pl = p & (p << d)
-            pr = p & (p >> d)
-            d2 = d + d
-            left |= pl & (left << d2)
-            right |= pr & (right >> d2)
-            left |= pl & (left << d2)
-            right |= pr & (right >> d2)
-            moves |= (left << d) | (right >> d)
-        return moves & ~(own | opp) & self._full
-
-    def _flips(self, bit: int, own: int, opp: int) -> int:
-        """Opponent discs flipped by placing ``bit``: follow each ray along opponent discs."""
-        flips = 0
-        for d, mask in self._axes:
-            p = opp & mask
-            x = (bit << d) & p
-            if x:
-                line = x
-                x <<= d
-                while x & p:
-                    line |= x
-                    x <<= d
-                if x & own:
-                    flips |= line
-            x = (bit >> d) & p
-            if x:
-                line = x
-                x >>= d
-                while x & p:
-                    line |= x
-                    x >>= d
-                if x & own:
-                    flips |= line
-        return flips
 
     def position(self, board: str, player: int = 0):
         """The state with discs drawn as ``board`` ('X' black, 'O' white, '.' empty, row by

@@ -33,7 +33,7 @@ written column letter then row number ('a1' top-left). Red's first moves on 8x8 
 and f6, as in the sources above.
 
 A state is ``(red, yellow, green, blue, seat to move)``: the four colours' bitboards
-(games/rolit_board.py) and the seat. Legal moves are derived from the pieces, so equal
+(games/flanking.py) and the seat. Legal moves are derived from the pieces, so equal
 positions are equal states.
 """
 
@@ -44,7 +44,7 @@ import math
 from arena import Game, param
 from arena.game import Model
 from games.bitboard import squares
-from games.rolit_board import RolitBoard
+from games.flanking import FlankBoard
 from games.svg import disc, grid
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -79,7 +79,7 @@ class Rolit(Game):
     def __init__(self, **params):
         super().__init__(**params)
         self.model = Model(players=self.players, total=1.0)
-        board = self.board = RolitBoard(self.size)
+        board = self.board = FlankBoard(self.size)
         self.cells = board.cells
         self.colour = SEAT_COLOURS[self.players]
         self._next = tuple((seat + 1) % self.players for seat in range(self.players))

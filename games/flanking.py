@@ -1,16 +1,16 @@
-"""Bitboard kernels for Rolit (games/rolit.py): placements that capture, squares next to a
-piece, and the pieces a placement flips.
+"""Bitboard kernels of the outflanking games, Othello (games/othello.py) and Rolit
+(games/rolit.py): placements that capture, squares next to a piece, and the pieces a
+placement flips.
 
 A board of side n (4, 6 or 8) is a Python int of n * n bits, square ``row * n + column``,
-row 0 at the top. Rolit's captures are Othello's with every piece not of the mover's colour
-standing for the opponent's, so ``captures`` and ``flips`` are games/othello.py's kernels
-taking ``own`` and ``other`` (the pieces of all other colours, neutral ones included).
+row 0 at the top. ``own`` is the mover's pieces, ``other`` every piece it may outflank: the
+opponent's in Othello, in Rolit the pieces of all other colours, neutral ones included.
 """
 
 from __future__ import annotations
 
 
-class RolitBoard:
+class FlankBoard:
     """Masks and kernels for one board size; built once per game, read on every ply."""
 
     def __init__(self, size: int):
@@ -28,7 +28,7 @@ class RolitBoard:
 
     def captures(self, own: int, other: int) -> int:
         """Empty squares where the owner of ``own`` outflanks pieces of ``other``: a fill in
-        8 directions by shifts and masks, as in Othello."""
+        8 directions by shifts and masks."""
         moves = 0
         for d, mask in self.axes:
             p = other & mask
