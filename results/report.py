@@ -86,21 +86,26 @@ def standings(games: pd.DataFrame, moves: pd.DataFrame, view: View = View(), fit
     table["score_rate"] = table["score"] / table["games"]
     table["win_rate"] = table["wins"] / table["games"]
     table = table.join(fitted.table[["elo", "elo_low", "elo_high"]])
-    played = moves[moves["game_id"].isin(games["game_id"])]
-    played = played.assign(depth=played["depth"].astype("Float64").astype(float))
-    per_move = played.groupby("bot")
-    seconds = per_move["seconds"].sum()
-    table = table.join(pd.DataFrame({
-        "nodes_per_move": per_move["nodes"].mean(),
-        "nodes_per_second": per_move["nodes"].sum() / seconds.where(seconds > 0),
-        "depth": per_move["depth"].mean(),
-        "seconds_per_move": per_move["seconds"].mean(),
-    }))
+    table = table.join(search_per_move(moves[moves["game_id"].isin(games["game_id"])]))
     table = table.reindex(columns=STANDINGS_COLUMNS)
     table.index.name = "bot"
     table = _rank(table)
     table.attrs = fitted.attrs()
     return table
+
+
+def search_per_move(played: pd.DataFrame) -> pd.DataFrame:
+    """Per bot of ``played`` (moves): mean nodes, nodes per second (total over total seconds),
+    mean depth over the moves that report one, and mean seconds, per move."""
+    played = played.assign(depth=played["depth"].astype("Float64").astype(float))
+    per_move = played.groupby("bot")
+    seconds = per_move["seconds"].sum()
+    return pd.DataFrame({
+        "nodes_per_move": per_move["nodes"].mean(),
+        "nodes_per_second": per_move["nodes"].sum() / seconds.where(seconds > 0),
+        "depth": per_move["depth"].mean(),
+        "seconds_per_move": per_move["seconds"].mean(),
+    })
 
 
 def model(fitted: Fit) -> pd.DataFrame:

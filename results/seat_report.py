@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from results.ratings import View
-from results.report import TERMINATIONS
+from results.report import TERMINATIONS, search_per_move
 
 SEAT_STANDINGS_COLUMNS = [
     "games", "wins", "shared", "points", "score_rate", "mean_rank", "win_rate", "elo", "elo_low", "elo_high",
@@ -39,16 +39,7 @@ def seat_standings(seats: pd.DataFrame, moves: pd.DataFrame, fitted=None) -> pd.
     })
     table["win_rate"] = table["wins"] / table["games"]
     table = table.join(fitted.table[["elo", "elo_low", "elo_high"]])
-    played = moves[moves["game_id"].isin(seats["game_id"]) & (moves["player"] >= 0)]
-    played = played.assign(depth=played["depth"].astype("Float64").astype(float))
-    per_move = played.groupby("bot")
-    seconds = per_move["seconds"].sum()
-    table = table.join(pd.DataFrame({
-        "nodes_per_move": per_move["nodes"].mean(),
-        "nodes_per_second": per_move["nodes"].sum() / seconds.where(seconds > 0),
-        "depth": per_move["depth"].mean(),
-        "seconds_per_move": per_move["seconds"].mean(),
-    }))
+    table = table.join(search_per_move(moves[moves["game_id"].isin(seats["game_id"]) & (moves["player"] >= 0)]))
     table = table.reindex(columns=SEAT_STANDINGS_COLUMNS)
     table.index.name = "bot"
     table = table.sort_index(kind="stable").sort_values(["elo", "score_rate"], ascending=False, kind="stable")
