@@ -3,12 +3,13 @@
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
 from arena.errors import ArenaError, IllegalMoveError, ParameterError, PluginError, UnknownNameError
-from arena.game import CHANCE, Game, Model, SearchHooks
+from arena.game import CHANCE, JOINT, Game, Model, SearchHooks
 from arena.hookspecs import hookimpl
 from arena.params import param, parse_spec
 from arena.plugins import Registry, get_registry
 from arena.records import GameRecord, MoveRecord, Termination
 from arena.referee import play_game
+from arena.view import View
 
 __version__ = "0.1.0"
 
@@ -23,6 +24,7 @@ __all__ = [
     "Game",
     "GameRecord",
     "IllegalMoveError",
+    "JOINT",
     "Model",
     "MoveRecord",
     "ParameterError",
@@ -31,6 +33,7 @@ __all__ = [
     "SearchHooks",
     "Termination",
     "UnknownNameError",
+    "View",
     "get_registry",
     "hookimpl",
     "param",

@@ -18,6 +18,8 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 CHANCE = -1
 """What ``to_move`` returns at a chance node: the referee draws one of ``chance_outcomes``."""
+JOINT = -2
+"""What ``to_move`` returns where several seats move at once (``acting``, ``apply_joint``)."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,10 @@ class Model:
     """Seats, numbered 0 (moves first) to players - 1."""
     chance: bool = False
     """Some states are chance nodes (``to_move`` returns ``CHANCE``)."""
+    simultaneous: bool = False
+    """Some states ask several seats to move at once (``to_move`` returns ``JOINT``)."""
+    hidden: bool = False
+    """Seats see observations, not the state (``observation``); bots are never handed a state."""
     total: float | None = 0.0
     """The sum of the seats' utilities at every end; None for a general-sum game."""
 
@@ -46,12 +52,23 @@ class Model:
             out.add("players")
         if self.total != 0.0:
             out.add("nonzero-sum")
+        if self.simultaneous:
+            out.add("simultaneous")
+        if self.hidden:
+            out.add("hidden")
         return frozenset(out)
+
+    @property
+    def imperfect(self) -> bool:
+        """Bots get a ``arena.View`` of what their seat knows, not the state: hidden information,
+        or moves made at once (where the state must not show another seat's choice)."""
+        return self.hidden or self.simultaneous
 
     def describe(self, features) -> str:
         """``features`` of this game in words, e.g. "chance and 3 players"."""
         words = {"chance": "chance", "players": f"{self.players} players",
-                 "nonzero-sum": "utilities that do not sum to zero"}
+                 "nonzero-sum": "utilities that do not sum to zero", "simultaneous": "simultaneous moves",
+                 "hidden": "hidden information"}
         return " and ".join(words[f] for f in words if f in features)
 
 
@@ -103,7 +120,8 @@ class Game(Configurable):
 
     def to_move(self, state: State) -> int:
         """The seat to move: 0 to ``model.players - 1`` (0 or 1 in a two-player game);
-        ``CHANCE`` at a chance node (``model.chance``)."""
+        ``CHANCE`` at a chance node (``model.chance``); ``JOINT`` where several seats move at
+        once (``model.simultaneous``)."""
         raise NotImplementedError
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Move, float]]:
@@ -117,6 +135,46 @@ class Game(Configurable):
         ``last`` (the seat of the latest decision, 0 before any) by default, the seat whose
         turn the event continues. A game where events start the next seat's turn overrides it."""
         return last
+
+    # Simultaneous moves and hidden information (``model.simultaneous``, ``model.hidden``):
+    # bots are handed an ``arena.View`` made from these, never the state (docs/game-model.md).
+
+    def acting(self, state: State) -> tuple[int, ...]:
+        """At a ``JOINT`` state: the seats that move at once, in seat order."""
+        raise NotImplementedError(f"{self.name} has no simultaneous moves")
+
+    def legal_moves_for(self, state: State, seat: int) -> Sequence[Move]:
+        """The legal moves of ``seat`` (at a ``JOINT`` state, its own); by default ``legal_moves``."""
+        return self.legal_moves(state)
+
+    def apply_joint(self, state: State, moves: tuple) -> State:
+        """The state after the acting seats' moves, one each in the order of ``acting``, made at once."""
+        raise NotImplementedError(f"{self.name} has no simultaneous moves")
+
+    def observation(self, state: State, seat: int) -> str:
+        """All ``seat`` knows of ``state`` as text (its cards, what it has seen of the moves):
+        at most ``arena.view.MAX_OBSERVATION`` characters. By default ``render`` (nothing hidden)."""
+        return self.render(state)
+
+    def information_key(self, state: State, seat: int) -> Hashable:
+        """Equal for the states ``seat`` cannot tell apart (its information state): text, numbers
+        or tuples of them. By default its ``observation``."""
+        return self.observation(state, seat)
+
+    def public_text(self, state: State, move: Move) -> str:
+        """How a ply played in ``state`` looks to every seat (a bot's public history). In a game
+        with hidden information a chance outcome shows as "?" by default, a seat's move as its text."""
+        if self.model.hidden and self.to_move(state) == CHANCE:
+            return "?"
+        return self.move_text(state, move)
+
+    def sample_state(self, view, rng) -> State:
+        """A state ``view``'s seat cannot tell from the true one, drawn with ``rng`` (a
+        ``random.Random``) in proportion to its chance probability, given the others' play:
+        for bots that search by sampling. Optional; where nothing is hidden, the state itself."""
+        if view.state is not None:
+            return view.state
+        raise NotImplementedError(f"{self.name} cannot sample the states a seat cannot tell apart")
 
     def utilities(self, state: State) -> tuple[float, ...]:
         """The utility of every seat at a terminal state, in seat order."""
@@ -268,19 +326,34 @@ class Game(Configurable):
 
     def play(self, moves: Sequence[Any], state: State | None = None) -> State:
         """The state after playing ``moves`` (values or text; chance outcomes among them)
-        from ``state`` or the start."""
+        from ``state`` or the start. At a ``JOINT`` state the next ``len(acting)`` moves are
+        the acting seats' (as the referee records them: one ply per seat)."""
         state = self.initial_state() if state is None else state
-        for ply, move in enumerate(moves):
-            if isinstance(move, str):
-                move = self.parse_move_in(state, move)
-            legal = self.choices(state)
-            if move not in legal:
-                shown = ", ".join(self.move_text(state, m) for m in legal)
-                raise IllegalMoveError(
-                    f"illegal move {self.move_text(state, move)!r} in {self.name} at ply {ply}; legal: {shown}"
-                )
-            state = self.apply(state, move)
+        ply, count = 0, len(moves)
+        while ply < count:
+            if self.model.simultaneous and self.to_move(state) == JOINT:
+                seats = self.acting(state)
+                if ply + len(seats) > count:
+                    raise IllegalMoveError(f"the line of {self.name} ends inside a joint move at ply {ply}")
+                joint = tuple(self._line_move(state, moves[ply + i], ply + i, seat) for i, seat in enumerate(seats))
+                state = self.apply_joint(state, joint)
+                ply += len(seats)
+                continue
+            state = self.apply(state, self._line_move(state, moves[ply], ply))
+            ply += 1
         return state
+
+    def _line_move(self, state: State, move: Any, ply: int, seat: int | None = None) -> Move:
+        """``move`` (a value or text) if legal in ``state`` (for ``seat`` at a joint move), else IllegalMoveError."""
+        if isinstance(move, str):
+            move = self.parse_move_in(state, move)
+        legal = self.choices(state) if seat is None else self.legal_moves_for(state, seat)
+        if move not in legal:
+            shown = ", ".join(self.move_text(state, m) for m in legal)
+            raise IllegalMoveError(
+                f"illegal move {self.move_text(state, move)!r} in {self.name} at ply {ply}; legal: {shown}"
+            )
+        return move
 
 
 def bounds_problem(bounds) -> str | None:

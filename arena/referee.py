@@ -13,9 +13,11 @@ from arena.checks import (  # noqa: F401 (MAX_* and legal_index are imported fro
 from arena.budget import Budget, BudgetExhausted, Counter, counted
 from arena.dice import Dice, seed_key
 from arena.errors import BotFault, ParameterError
-from arena.game import CHANCE, Game, State, bounds_problem, texts_need_state
+from arena.game import Game, State, bounds_problem, texts_need_state
 from arena.limits import DEFAULT_LIMITS
 from arena.records import GameRecord, MoveRecord, Termination
+from arena.turns import Forfeit, Seats, chance_ply, last_seat, play_views, plies
+from arena.view import check_in_process
 
 Observer = Callable[[State, MoveRecord], None]
 
@@ -47,6 +49,7 @@ def play_game(
     observer: Observer | None = None,
     time_margin: float = DEFAULT_LIMITS.time_margin,
     dice: Dice | None = None,
+    trusted: bool = False,
 ) -> GameRecord:
     """Play one game, a bot per seat of ``game`` (``game.model.players``); ``bots[0]`` moves
     first. Returns the full record.
@@ -60,9 +63,15 @@ def play_game(
     At a chance node the referee draws the outcome from ``dice`` (``arena.dice``; default:
     streams from ``seed``, as foreseeable as it is) and records it as a ply of seat
     ``CHANCE``; in a game with chance the bots' seeds come from the dice, one way.
+
+    In a game of hidden information or simultaneous moves (``Model.imperfect``) each bot is
+    handed its seat's ``arena.View``, never the state; bots of this process are refused
+    there unless ``trusted`` (``arena.view.check_in_process``).
     """
     _check_arguments(game, bots, names, budgets, seed, time_margin)
-    chance = game.model.chance
+    model = game.model
+    check_in_process(game, bots, trusted)
+    chance = model.chance or model.imperfect  # games whose bots' seeds come from the dice, one way
     if dice is None and chance:
         dice = Dice(seed_key(seed))
     names = tuple(names) if names else tuple(b.spec for b in bots)
@@ -113,7 +122,17 @@ def play_game(
     # bots whose nodes are counted in their own process (isolated ones): recorded as reported
     reports = tuple(getattr(bot, "reports_nodes", False) is True for bot in bots)
     ply = len(opening)
-    opening_seat = _last_seat(game, opening) if chance else 0  # the seat of the opening's latest decision
+    opening_seat = last_seat(game, opening) if chance else 0  # the seat of the opening's latest decision
+    if model.imperfect:
+        table = Seats(game, bots, names, budgets, counters, views, longest, most_cpu, cpu_clocks, reports, time_margin)
+        history = [game.public_text(before, move) for before, _, move in plies(game, opening)]
+        try:
+            state = play_views(table, state, moves, ply, dice, history, opening_seat, followers, observer)
+        except Forfeit as out:
+            return forfeit(out.seat, out.termination, out.message)
+        utilities = _checked_utilities(game, state, seats)
+        return _record(game, names, budgets, seed, opening_texts, moves, utilities, Termination.NORMAL, None,
+                       game.result_text(state))
     drawn = [0] * seats  # draws made from each seat's stream
     while not game.is_terminal(state):
         player = game.to_move(state)
@@ -122,7 +141,7 @@ def play_game(
                 dice = Dice(seed_key(seed))
             # the seat of the latest decision, looked up here so that a ply of a player costs nothing more
             last = next((m.player for m in reversed(moves) if m.player >= 0), opening_seat)
-            record, state = _chance_ply(game, state, dice, ply, last, drawn)
+            record, _, state = chance_ply(game, state, dice, ply, last, drawn)
             moves.append(record)
             ply += 1
             for tell in followers:
@@ -219,32 +238,6 @@ def play_game(
     return _record(
         game, names, budgets, seed, opening_texts, moves, utilities, Termination.NORMAL, None, game.result_text(state)
     )
-
-
-def _chance_ply(game: Game, state: State, dice: Dice, ply: int, last: int, drawn: list[int]):
-    """Draw a chance node's outcome from its seat's stream: the ply's record and the state after it."""
-    player = game.to_move(state)
-    if player != CHANCE:
-        raise ValueError(f"{game.name}: to_move returned {player!r} at ply {ply}: a seat from 0, or CHANCE (-1)")
-    seat = game.chance_seat(state, last)
-    if type(seat) is not int or not 0 <= seat < len(drawn):
-        raise ValueError(f"{game.name}: chance_seat returned {seat!r} at ply {ply}: a seat, 0 to {len(drawn) - 1}")
-    outcome = dice.pick(game.chance_outcomes(state), seat, drawn[seat])
-    drawn[seat] += 1
-    text = game.move_text(state, outcome)
-    record = _new_move(MoveRecord, (ply, CHANCE, text, 0, 0.0, None, None, (), False, False, None))
-    return record, game.apply(state, outcome)
-
-
-def _last_seat(game: Game, opening: Sequence) -> int:
-    """The seat of the opening's latest decision (0 if none): the default owner of a chance event."""
-    state, last = game.initial_state(), 0
-    for m in opening:
-        player = game.to_move(state)
-        if player >= 0:
-            last = player
-        state = game.apply(state, game.parse_move_in(state, m) if isinstance(m, str) else m)
-    return last
 
 
 def _check_arguments(game, bots, names, budgets, seed, time_margin) -> None:

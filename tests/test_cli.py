@@ -209,7 +209,7 @@ def test_version_is_the_distribution_version(capsys):
 RUN_FLAGS = {
     "name": "--name", "game": "--game", "bots": "--bot", "budget": "--budget", "games": "--games",
     "openings": "--openings", "shuffle": "--shuffle", "seed": "--seed", "format": "--format", "challengers": "--challenger",
-    "time_margin": "--time-margin", "isolate": "--no-isolation", "sandbox": "--sandbox", "watchdog": "--watchdog",
+    "time_margin": "--time-margin", "isolate": "--no-isolation", "sandbox": "--sandbox", "trusted": "--trusted", "watchdog": "--watchdog",
     "independent_chance": "--independent-chance", "memory_limit": "--memory-limit", "output_limit": "--output-limit", "database": "--db", "jobs": "--jobs",
     "rounds": "--rounds", "confidence": "--confidence", "max_games": "--max-games",
 }
@@ -229,14 +229,16 @@ def test_run_help_shows_every_default_taken_from_the_settings(monkeypatch):
     odd = {  # values no help text could hold by accident: each must come from DEFAULT_SETTINGS
         "name": "nightly", "game": "othello:size=6", "bots": ["random", "mcts:playouts=77"], "budget": "nodes=777",
         "games": 38, "openings": 3, "shuffle": True, "seed": 4242, "format": "gauntlet", "challengers": ["mcts"],
-        "time_margin": 0.35, "isolate": False, "sandbox": True, "independent_chance": True, "watchdog": 42.5, "memory_limit": 777, "output_limit": 99,
+        "time_margin": 0.35, "isolate": False, "sandbox": True, "trusted": True, "independent_chance": True,
+        "watchdog": 42.5, "memory_limit": 777, "output_limit": 99,
         "database": "nightly.db", "jobs": 3, "rounds": 9, "confidence": 0.93, "max_games": 1234,
     }
     for key, value in odd.items():
         monkeypatch.setitem(DEFAULT_SETTINGS, key, value)
     helps = _flag_helps("run")
     shown = {
-        "bots": "random mcts:playouts=77", "challengers": "mcts", "isolate": "not isolated", "sandbox": "sandboxed", "independent_chance": "independent chance", "shuffle": "true", "time_margin": "0.35",
+        "bots": "random mcts:playouts=77", "challengers": "mcts", "isolate": "not isolated", "sandbox": "sandboxed", "trusted": "trusted",
+        "independent_chance": "independent chance", "shuffle": "true", "time_margin": "0.35",
         "watchdog": "42.5",
     }
     for key, flag in RUN_FLAGS.items():

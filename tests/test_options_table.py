@@ -41,6 +41,9 @@ RUN_HELP = {
                                   "own: faster, but a hung or crashing bot is not contained (default: isolated)"),
     "--sandbox": ("sandbox", "run every bot process under bubblewrap: no network, no files but its own and a "
                              "scratch folder (default: not sandboxed)"),
+    "--trusted": ("trusted", "let bots play a game of hidden information or simultaneous moves in the arena's own "
+                             "process (with --no-isolation), where they could read what is hidden: only for bots you "
+                             "trust (default: not trusted)"),
     "--independent-chance": ("independent_chance", "in a game with chance, give every game dice of its own; by "
                                                    "default a pair's two games draw the same outcomes seat by seat, "
                                                    "so the luck cancels (default: duplicate chance)"),
@@ -86,7 +89,7 @@ def test_the_table_lists_the_common_rows_then_each_formats_then_the_limits_then_
         "rounds",  # swiss
         "confidence", "max_games",  # race
         "placement", "batch",  # ladder
-        "time_margin", "isolate", "sandbox", "independent_chance", "watchdog", "memory_limit", "output_limit",
+        "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit",
         "database", "jobs", "dask", "progress", "new", "base",
     ]
 
@@ -102,7 +105,7 @@ def test_the_table_holds_the_formats_own_row_objects_in_registry_order():
 def test_rows_of_run_are_its_settings_in_table_order_without_other_commands_rows():
     assert [r.key for r in rows("run")] == [
         "name", "game", "bots", "budget", "games", "openings", "shuffle", "seed", "format", "challengers", "rounds",
-        "confidence", "max_games", "time_margin", "isolate", "sandbox", "independent_chance", "watchdog", "memory_limit", "output_limit",
+        "confidence", "max_games", "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit",
         "database", "jobs", "dask", "progress",
     ]
     race_max_games = [r for r in table() if r.key == "max_games"][1]
@@ -113,7 +116,7 @@ def test_rows_of_sprt_take_the_sprt_formats_max_games_and_the_two_bots():
     sprt_rows = rows("sprt")
     assert [r.key for r in sprt_rows] == [
         "name", "game", "budget", "openings", "shuffle", "seed", "elo0", "elo1", "alpha", "beta", "model", "max_games",
-        "time_margin", "isolate", "sandbox", "independent_chance", "watchdog", "memory_limit", "output_limit", "database", "jobs", "dask",
+        "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit", "database", "jobs", "dask",
         "progress", "new", "base",
     ]
     assert next(r for r in sprt_rows if r.key == "max_games").default == 2000
@@ -143,7 +146,7 @@ def test_run_defaults_are_every_toml_key_of_run_with_its_default():
         "bots": ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
         "budget": "nodes=2000", "games": 40, "openings": 4, "shuffle": False, "seed": 1, "format": "round-robin",
         "challengers": [], "rounds": None, "confidence": None, "max_games": None,
-        "time_margin": DEFAULT_LIMITS.time_margin, "isolate": True, "sandbox": False, "independent_chance": False,
+        "time_margin": DEFAULT_LIMITS.time_margin, "isolate": True, "sandbox": False, "trusted": False, "independent_chance": False,
         "watchdog": DEFAULT_LIMITS.watchdog, "memory_limit": DEFAULT_LIMITS.memory_limit,
         "output_limit": DEFAULT_LIMITS.output_limit, "database": "arena-results.db", "jobs": None,
     }
@@ -162,16 +165,18 @@ def test_sprt_ladder_and_play_defaults():
     assert defaults("sprt") == {
         "name": None, "game": "connect4", "budget": "nodes=2000", "openings": 4, "shuffle": False, "seed": 1,
         "elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized", "max_games": 2000,
-        "time_margin": 0.1, "isolate": True, "sandbox": False, "independent_chance": False, "watchdog": 60.0, "memory_limit": 1024,
+        "time_margin": 0.1, "isolate": True, "sandbox": False, "trusted": False, "independent_chance": False,
+        "watchdog": 60.0, "memory_limit": 1024,
         "output_limit": 1024, "database": "arena-results.db", "jobs": None, "new": None, "base": None,
     }
     assert defaults("ladder") == {
         "game": "connect4", "budget": "nodes=2000", "openings": 4, "shuffle": False, "seed": 1, "placement": 4,
-        "batch": None, "time_margin": 0.1, "isolate": True, "sandbox": False, "independent_chance": False, "watchdog": 60.0, "memory_limit": 1024,
+        "batch": None, "time_margin": 0.1, "isolate": True, "sandbox": False, "trusted": False, "independent_chance": False,
+        "watchdog": 60.0, "memory_limit": 1024,
         "output_limit": 1024, "jobs": None,
     }
     assert defaults("play") == {"budget": "nodes=2000", "time_margin": 0.1, "isolate": True, "sandbox": False,
-                                "watchdog": 60.0}
+                                "trusted": False, "watchdog": 60.0}
 
 
 # ---- shown ----------------------------------------------------------------------------------------
@@ -267,7 +272,7 @@ def test_a_key_missing_from_the_values_shows_the_rows_own_default():
 def test_play_flags_are_the_budget_and_the_limits():
     got = helps(parser_for("play"))
     assert got == {flag: RUN_HELP[flag][1] for flag in
-                   ("--budget", "--time-margin", "--no-isolation", "--sandbox", "--watchdog")}
+                   ("--budget", "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--watchdog")}
 
 
 def test_skipped_keys_get_no_flag_and_the_flags_after_them_still_do():
@@ -279,7 +284,8 @@ def test_sprt_bots_are_table_rows_without_a_flag():
     got = actions(parser_for("sprt"))
     assert list(got) == [
         "--name", "--game", "--budget", "--openings", "--shuffle", "--seed", "--elo0", "--elo1", "--alpha", "--beta",
-        "--model", "--max-games", "--time-margin", "--no-isolation", "--sandbox", "--independent-chance", "--watchdog", "--memory-limit",
+        "--model", "--max-games", "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--independent-chance",
+        "--watchdog", "--memory-limit",
         "--output-limit", "--db", "--jobs", "--dask", "--no-progress",
     ]
     assert "new" not in {a.dest for a in got.values()} and "base" not in {a.dest for a in got.values()}
@@ -374,7 +380,8 @@ def test_the_ladder_marks_the_settings_it_fixes_at_creation():
     assert got["--no-progress"] == "no progress bar (default: a bar on stderr)"
     fixed = [flag for flag, text in got.items() if text.endswith(", set at creation")]
     assert fixed == ["--game", "--budget", "--openings", "--shuffle", "--seed", "--placement", "--batch",
-                     "--time-margin", "--no-isolation", "--sandbox", "--independent-chance", "--watchdog", "--memory-limit", "--output-limit"]
+                     "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--independent-chance", "--watchdog",
+                     "--memory-limit", "--output-limit"]
 
 
 def test_commands_that_create_nothing_mark_nothing_set_at_creation():
@@ -405,13 +412,13 @@ def test_overrides_leave_out_settings_without_a_flag_and_read_missing_ones_as_no
     assert "new" not in got and "base" not in got
     assert got["elo0"] == 1.5
     assert {k for k, v in got.items() if v is not None} == {"elo0"}
-    assert len(got) == 23
+    assert len(got) == 24
 
 
-def test_overrides_of_play_are_its_five_settings():
+def test_overrides_of_play_are_its_six_settings():
     args = argparse.Namespace(budget="nodes=5", watchdog=None)
     assert overrides(args, "play") == {"budget": "nodes=5", "time_margin": None, "isolate": None, "sandbox": None,
-                                       "watchdog": None}
+                                       "trusted": None, "watchdog": None}
 
 
 # ---- stored_flags -------------------------------------------------------------------------------------
@@ -423,7 +430,7 @@ def test_each_stored_key_is_named_by_its_run_flags_or_else_every_commands():
         "opening_plies": "--openings", "opening_book": "--openings/--shuffle", "seed": "--seed", "format": "--format",
         "challengers": "--challenger", "sprt": "--elo0/--elo1/--alpha/--beta/--model", "rounds": "--rounds",
         "race": "--confidence/--max-games", "time_margin": "--time-margin", "isolate": "--no-isolation",
-        "sandbox": "--sandbox", "independent_chance": "--independent-chance", "watchdog": "--watchdog", "memory_limit": "--memory-limit",
+        "sandbox": "--sandbox", "trusted": "--trusted", "independent_chance": "--independent-chance", "watchdog": "--watchdog", "memory_limit": "--memory-limit",
         "output_limit": "--output-limit",
     }
     assert list(stored_flags())[:4] == ["game", "bots", "budget", "games_per_pairing"]  # the table's order

@@ -5,6 +5,7 @@ memory and output, dies with its parent, and answers one request at a time:
 
     ("start", spec, game_spec, player, seed)    build a fresh bot; start a game -> {"ok": true}
     ("choose", state, budget)                   -> {"move": TEXT, "nodes": N, ...}
+    ("view", view_texts, budget)                a seat's view, never the state (``arena.view``) -> the same
 
 ``budget`` is None when it is the one of the move before (it is sent once per game).
 Answers are plain data (``arena.execution.channel``): the move as the game writes it, never
@@ -26,8 +27,12 @@ import sys
 from arena.bot import Decision
 from arena.execution import channel
 from arena.referee import legal_index
+from arena.view import View, view_from_texts, view_texts
 
 PR_SET_PDEATHSIG = 1
+PR_CAPBSET_DROP = 24
+PR_SET_NO_NEW_PRIVS = 38
+_CAPABILITY_VERSION_3 = 0x20080522
 
 
 def die_with_parent(parent: int) -> None:
@@ -56,12 +61,35 @@ def limit_resource(kind: int, value: int | None) -> None:
     resource.setrlimit(kind, (value, value))
 
 
+def drop_privileges() -> None:
+    """Give up every capability, for good, before a bot of a game with hidden information runs:
+    as root it could otherwise read the referee's memory (``/proc/PID/mem``) though the
+    referee is not dumpable. Best effort off Linux."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        for cap in range(64):
+            libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # no exec gets them back
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+        class Header(ctypes.Structure):
+            _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+        class Data(ctypes.Structure):
+            _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+        libc.capset(ctypes.byref(Header(_CAPABILITY_VERSION_3, 0)), ctypes.byref((Data * 2)()))
+    except (OSError, AttributeError):
+        pass
+
+
 def serve(sock: socket.socket) -> None:
     setup = pickle.loads(channel.read_frame(sock))
     output_limit = setup["output_bytes"]
     # before any plugin's code runs: nothing it starts escapes them
     limit_resource(resource.RLIMIT_FSIZE, output_limit)
     limit_resource(resource.RLIMIT_AS, setup["memory_bytes"])
+    if setup.get("confined"):
+        drop_privileges()
     sys.path[:] = setup["sys_path"]
     from arena.budget import BudgetExhausted, Counter, counted
     from arena.execution.specs import fresh_game, registry_for
@@ -93,6 +121,8 @@ def serve(sock: socket.socket) -> None:
                 answer = {"ok": True}
             else:
                 _, state, budget = request
+                if kind == "view":
+                    state = view_from_texts(game, state)
                 if budget is not None:
                     counter.budget = budget
                 counter.reset()
@@ -119,10 +149,15 @@ def move_answer(game, state, chosen, nodes: int) -> dict:
     fields as plain values; a move that is not legal is only shown (the runner checks again)."""
     decision = chosen if isinstance(chosen, Decision) else None
     move = decision.move if decision is not None else chosen
+    seen = isinstance(state, View)
     try:
-        legal = game.legal_moves(state)
-        index = legal_index(legal, move)
-        text = None if index is None else game.move_text(state, legal[index])
+        if seen:  # the texts the runner sent, as it reads them back
+            index = legal_index(state.legal, move)
+            text = None if index is None else view_texts(game, state)[3][index]
+        else:
+            legal = game.legal_moves(state)
+            index = legal_index(legal, move)
+            text = None if index is None else game.move_text(state, legal[index])
     except Exception:
         text = None
     if text is None:
@@ -136,7 +171,7 @@ def move_answer(game, state, chosen, nodes: int) -> dict:
             answer[key] = value if type(value) in (int, float) else _shown(value)  # the runner refuses text
     if decision.nodes is not None:
         answer["reported"] = decision.nodes if type(decision.nodes) is int else _shown(decision.nodes)
-    if decision.pv:
+    if decision.pv and not seen:  # a line of play needs the state
         try:
             pv = list(decision.pv)
             if len(pv) > channel.MAX_PV:

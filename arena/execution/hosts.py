@@ -4,11 +4,14 @@ its own, and the pool that keeps one per bot spec from game to game (``RemoteBot
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 
 from arena.errors import BotFault
 from arena.execution import cgroup, channel
@@ -26,9 +29,13 @@ class HostProcess:
     that shows it only its plugins' files (see arena.execution.sandbox.bubblewrap): in a sandboxed run,
     ``plugins`` are the bot's own plugin and the game's, and no entry point is loaded."""
 
-    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits):
+    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits, scratch: bool = False):
         self.spec = spec
         self.sandboxed = limits.sandbox
+        # an empty folder of its own to work in, removed with it (a sandbox has one anyway)
+        self.scratch = tempfile.mkdtemp(prefix="arena-scratch-") if scratch and not self.sandboxed else None
+        if scratch:
+            undumpable()
         argv = [sys.executable, "-m", host_module.__name__]
         ours, theirs = socket.socketpair()
         argv += [str(theirs.fileno()), "0" if self.sandboxed else str(os.getpid())]
@@ -43,6 +50,9 @@ class HostProcess:
         path = sys.path
         try:
             if not self.sandboxed:
+                if self.scratch is not None:
+                    env = dict(os.environ, HOME=self.scratch, TMPDIR=self.scratch)
+                    options.update(cwd=self.scratch, env=env)
                 self.proc = subprocess.Popen(argv, stdout=self.output, stderr=self.output, **options)
             else:
                 own = tuple(f for name in plugins for f in sandbox.source_files(name))  # found, not imported
@@ -53,6 +63,7 @@ class HostProcess:
         except BaseException:
             if self.tree is not None:
                 self.tree.close()
+            self._remove_scratch()
             raise
         finally:
             theirs.close()
@@ -68,6 +79,7 @@ class HostProcess:
                     "entry_points": not limits.sandbox,  # sandboxed: its own plugins only
                     "memory_bytes": limits.memory_bytes,
                     "output_bytes": limits.output_bytes,
+                    "confined": scratch,  # a game of hidden information: no capabilities
                 }
             )
             self.wait(HOST_START_TIMEOUT, "start")
@@ -120,6 +132,12 @@ class HostProcess:
             os.close(self.output)
             self.output = -1
         self.tree.close()
+        self._remove_scratch()
+
+    def _remove_scratch(self) -> None:
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
     def check_memory(self) -> None:
         """Raise BotFault(MEMORY), killing the host, if its tree ran out of memory (a child of
@@ -163,6 +181,15 @@ class HostProcess:
         return why + (f" (last output: {tail})" if tail else "")
 
 
+def undumpable() -> None:
+    """Make this process (the referee's) not dumpable: a process of the same user without
+    capabilities cannot read its memory or files through ``/proc`` (Linux; best effort)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+    except (OSError, AttributeError):
+        pass
+
+
 def output_tail(fd: int, size: int = 400) -> str:
     """The last lines (three at most, ``size`` characters at most) a process wrote to file ``fd``."""
     end = os.fstat(fd).st_size
@@ -173,8 +200,6 @@ def output_tail(fd: int, size: int = 400) -> str:
 
 def output_file() -> int:
     """An anonymous append-only file for a host's stdout and stderr."""
-    import tempfile
-
     fd, path = tempfile.mkstemp(prefix="arena-bot-", suffix=".out")
     os.close(fd)
     fd = os.open(path, os.O_RDWR | os.O_APPEND)
@@ -189,16 +214,18 @@ class HostPool:
         self.idle: dict[tuple, list[HostProcess]] = {}
         self.busy: set[HostProcess] = set()
 
-    def acquire(self, spec: str, plugins: tuple[str, ...], limits: Limits) -> HostProcess:
+    def acquire(self, spec: str, plugins: tuple[str, ...], limits: Limits, fresh: bool = False) -> HostProcess:
+        """A host for the next game of ``spec``: an idle one, or a new one; ``fresh``: always a new
+        one, with an empty scratch folder, kept for this game only."""
         key = (spec, plugins, limits.memory_limit, limits.output_limit, limits.sandbox)
-        hosts = self.idle.setdefault(key, [])
+        hosts = [] if fresh else self.idle.setdefault(key, [])
         while hosts:
             host = hosts.pop()
             if host.alive():
                 break
             host.close()
         else:
-            host = HostProcess(spec, plugins, limits)
+            host = HostProcess(spec, plugins, limits, scratch=fresh)
         host.key = key
         self.busy.add(host)
         return host
@@ -206,7 +233,7 @@ class HostPool:
     def release(self, host: HostProcess) -> None:
         """Keep a healthy host for the next game; a sandboxed one lives for one game only."""
         self.busy.discard(host)
-        if host.alive() and not host.sandboxed:
+        if host.alive() and not host.sandboxed and host.scratch is None:
             host.tree.kill(keep=host.proc.pid)  # what the bot started in the game ends with it
             host.cpu_mark = host.tree.cpu_seconds()  # what it uses while idle counts for its next game
             self.idle.setdefault(host.key, []).append(host)

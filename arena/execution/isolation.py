@@ -20,6 +20,7 @@ from arena.execution.hosts import (  # noqa: F401 (imported from here too)
 from arena.game import Game, texts_need_state
 from arena.limits import DEFAULT_LIMITS, Limits
 from arena.records import Termination
+from arena.view import View, view_texts
 
 class Shown:
     """What a host showed of a move that is not a legal one: its text, never equal to a move."""
@@ -42,6 +43,7 @@ class RemoteBot:
 
     interactive = False
     reports_nodes = True
+    remote = True  # not in the referee's process: it may play games of hidden information
 
     def __init__(self, spec: str, plugins: tuple[str, ...] = (), limits: Limits = DEFAULT_LIMITS, pool: HostPool | None = None):
         self.spec = spec
@@ -75,7 +77,8 @@ class RemoteBot:
 
     def new_game(self, game: Game, player: int, seed: int) -> None:
         self.release()
-        self.host = self.pool.acquire(self.spec, self.plugins, self.limits)
+        # a game of hidden information gets a fresh process and scratch folder: nothing carries over
+        self.host = self.pool.acquire(self.spec, self.plugins, self.limits, fresh=game.model.hidden)
         self.host.new_game()
         self._budget = None
         self._game = uncounted(game)  # reading the host's answers counts no node
@@ -105,7 +108,10 @@ class RemoteBot:
             if start is None:
                 start = tree.cpu_seconds()
             guard = self._cpu_guard(limits, start)
-        answer = self.host.call(("choose", state, sent), timeout, "move", guard)
+        if isinstance(state, View):  # the seat's view, as text: the host never sees the state
+            answer = self.host.call(("view", view_texts(self._game, state), sent), timeout, "move", guard)
+        else:
+            answer = self.host.call(("choose", state, sent), timeout, "move", guard)
         if guard is not None:
             self._cpu_read = now = tree.cpu_seconds()
             self._check_cpu(limits, start, now)
@@ -156,15 +162,21 @@ class RemoteBot:
         """The move (or Decision) an answer names, read with the game's ``parse_move_in``; what
         the fields mean (a legal move, a score within bounds) the referee checks."""
         game, text = self._game, answer["move"]
-        try:
-            move = game.parse_move_in(state, text)
-        except Exception:
-            return Shown(channel.plain(text))
+        if isinstance(state, View):  # one of the seat's legal moves, or only shown
+            texts = view_texts(game, state)[3]
+            if text not in texts:
+                return Shown(channel.plain(text))
+            move = state.legal[texts.index(text)]
+        else:
+            try:
+                move = game.parse_move_in(state, text)
+            except Exception:
+                return Shown(channel.plain(text))
         if len(answer) == 2:  # a bare move and its nodes
             return move
         if "badpv" in answer:
             raise BotFault(Termination.PROTOCOL, "broke the protocol", f"unwritable principal variation ({channel.plain(answer['badpv'])})")
-        pv = self._pv(state, answer.get("pv", ()))
+        pv = () if isinstance(state, View) else self._pv(state, answer.get("pv", ()))
         return Decision(move, answer.get("score"), answer.get("depth"), pv, answer.get("reported"))
 
     def _pv(self, state, texts: list) -> tuple:

@@ -33,6 +33,8 @@ class GameTask:
     """What the referee and the bot supervisor allow."""
     isolate: bool
     """Run each bot in a supervised process of its own."""
+    trusted: bool = False
+    """Bots of the referee's process may play a game of hidden information (see arena.view)."""
     hosts: tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None = None
     """In a sandboxed run, per player: the plugins its sandboxed host loads, for a bot of a
     third-party plugin (which is never loaded where the referee runs); None for the arena's own bots."""

@@ -37,6 +37,7 @@ def play_scheduled(task: GameTask, plugins: tuple[str, ...] = ()) -> tuple[int, 
             opening=task.opening,
             time_margin=task.limits.time_margin,
             dice=task.dice,
+            trusted=task.trusted,
         )
     finally:
         for bot in bots:
@@ -97,6 +98,8 @@ class _LocalBuild:
     def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits = DEFAULT_LIMITS, entry_points: bool = True):
         self.spec, self.plugins, self.limits, self.bot = spec, plugins, limits, None
         self.entry_points = entry_points
+        self.external = _external(spec, plugins, entry_points)  # runs a program: not in the referee's process
+        self.fresh = False  # a game of hidden information: its engine plays no other game
 
     def new_game(self, game, player, seed):
         cls, params = bot_class(self.spec, self.plugins, self.entry_points)
@@ -104,6 +107,7 @@ class _LocalBuild:
         self.bot = idle.pop() if idle else cls(**params)
         if cls.external:
             self.bot.limits = self.limits  # it enforces them on its own process
+        self.fresh = game.model.hidden
         self.bot.new_game(game, player, seed)
         self.choose = self.bot.choose  # the referee calls the bot itself, not this forwarder
         if getattr(cls, "follows_moves", False):
@@ -122,7 +126,7 @@ class _LocalBuild:
     def release(self):
         bot = self.bot
         # a sandboxed bot gets a fresh process every game, so nothing it leaves reaches the next
-        if bot is not None and bot.external and not self.limits.sandbox and bot.reusable():
+        if bot is not None and bot.external and not self.limits.sandbox and not self.fresh and bot.reusable():
             _IDLE_EXTERNAL.setdefault(self._key(), []).append(bot)  # its engine plays a later game
         elif getattr(bot, "close", None) is not None:
             bot.close()

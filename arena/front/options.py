@@ -47,6 +47,10 @@ _LIMITS = (
     Setting("sandbox", "on", False, "run every bot process under bubblewrap: no network, no files but its own and a "
             "scratch folder (default: {default})", commands=(*RUNS, "play"), stored=("sandbox",), fixed=True,
             words=("sandboxed", "not sandboxed")),
+    Setting("trusted", "on", False, "let bots play a game of hidden information or simultaneous moves in the "
+            "arena's own process (with --no-isolation), where they could read what is hidden: only for bots you "
+            "trust (default: {default})", commands=(*RUNS, "play"), stored=("trusted",), fixed=True,
+            words=("trusted", "not trusted")),
     Setting("independent_chance", "on", False, "in a game with chance, give every game dice of its own; by default "
             "a pair's two games draw the same outcomes seat by seat, so the luck cancels (default: {default})",
             commands=RUNS, stored=("independent_chance",), fixed=True, words=("independent chance", "duplicate chance")),

@@ -86,7 +86,8 @@ def cmd_play(registry: Registry | None, args) -> int:
     players = [RemoteBot(b.spec, registry.hosts(b.spec) or (registry.plugins if registry.sandboxed else plugins), limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
     try:
         record = play_game(
-            game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin
+            game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin,
+            trusted=bool(values["trusted"]),
         )
     finally:
         host_pool().close()

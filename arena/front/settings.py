@@ -84,7 +84,7 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     limits = dict(time_margin=_number(values, "time_margin"), watchdog=_number(values, "watchdog"),
                   memory_limit=memory, output_limit=_int(values, "output_limit"), sandbox=_bool(values, "sandbox"))
     fields = dict(game=_text(values, "game"), seed=_int(values, "seed"), isolate=_bool(values, "isolate"),
-                  independent_chance=_bool(values, "independent_chance"), name=None if values["name"] is None else _text(values, "name"))
+                  independent_chance=_bool(values, "independent_chance"), trusted=_bool(values, "trusted"), name=None if values["name"] is None else _text(values, "name"))
     jobs = values.get("jobs")
     if jobs is None:
         jobs = os.cpu_count() or 1

@@ -70,6 +70,9 @@ class TournamentConfig:
     """What each bot is allowed beyond its budget, the sandbox included (see arena.limits)."""
     isolate: bool = True
     """Run each bot in a supervised process of its own (see arena.execution.isolation)."""
+    trusted: bool = False
+    """Bots may play a game of hidden information or simultaneous moves in the referee's
+    process (unisolated), where they could read what is hidden (see arena.view)."""
     independent_chance: bool = False
     """In a game with chance, every game draws from streams of its own; by default a pair's
     games share them seat by seat (see arena.dice)."""
@@ -138,6 +141,8 @@ def stored_form(config: TournamentConfig) -> dict:
         out["sandbox"] = True
     if config.independent_chance:
         out["independent_chance"] = True
+    if config.trusted:
+        out["trusted"] = True
     if config.opening_book is not None:
         out["opening_book"] = config.opening_book.identity()
     return out
@@ -157,7 +162,8 @@ def from_stored(stored: dict) -> TournamentConfig:
         budget=Budget.parse(stored["budget"]), games_per_pairing=stored.get("games_per_pairing", 2),
         opening_plies=stored.get("opening_plies", 0), seed=stored.get("seed", 0), format=stored_format(stored),
         limits=limits, isolate=stored.get("isolate", True),
-        independent_chance=bool(stored.get("independent_chance")), name=stored.get("name"),
+        independent_chance=bool(stored.get("independent_chance")), trusted=bool(stored.get("trusted")),
+        name=stored.get("name"),
         opening_book=None if book is None else OpeningBook.read(book["file"], book.get("shuffle", False)),
     )
 
@@ -198,7 +204,8 @@ class Schedule:
             index=index, pairing=pairing, game=spec, names=tuple(seated), specs=specs,
             budgets=tuple(config.budget_of(e) for e in entrants),
             seed=game_seed(config.seed, *seated, round) if seed is None else seed,
-            opening=moves, limits=config.limits, isolate=config.isolate, hosts=self.hosts_of(*specs),
+            opening=moves, limits=config.limits, isolate=config.isolate, trusted=config.trusted,
+            hosts=self.hosts_of(*specs),
             round=round, dice=None if self.key is None else Dice(self.key, self._context(seated, round)),
         )
 
@@ -226,6 +233,12 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
     game = registry.game(config.game)
     if config.limits.sandbox:
         check_sandbox(config.isolate)
+    if game.model.imperfect and not config.isolate and not config.trusted:
+        what = "hides information" if game.model.hidden else "has simultaneous moves"
+        raise ParameterError(
+            f"{game.name} {what}: with --no-isolation the bots would run in the arena's own process, where they "
+            f"could read what is hidden from them; isolate them (the default), or add --trusted if you trust them"
+        )
     if len(config.bots) < config.format.min_bots:
         raise ParameterError(f"a tournament needs at least two bots, got {len(config.bots)}")
     seen: dict[str, str] = {}
