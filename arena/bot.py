@@ -67,7 +67,8 @@ class Bot(Configurable):
     """True for bots that run a program of their own (``ProgramBot``)."""
     handles: typing.ClassVar[frozenset[str]] = frozenset()
     """What this bot plays beyond two-player, zero-sum, deterministic games: names among a game
-    model's ``features`` ("chance", ...). The default ``suitable`` refuses a game with others."""
+    model's ``features`` ("chance", "players", "nonzero-sum", "simultaneous", "hidden"). The
+    default ``suitable`` refuses a game with others."""
 
     rng = _GameRandom()
     """This game's random generator (``random.Random``), seeded by ``new_game`` (0 before)."""
@@ -110,6 +111,12 @@ class Bot(Configurable):
         with the best move found so far. Call ``budget.tick()`` yourself only for
         positions examined some other way (not made by ``apply``). ``budget.budget``
         holds the limits, including an optional depth limit.
+
+        In a game of hidden information or simultaneous moves (``game.model.imperfect``)
+        ``state`` is an ``arena.View`` of what this bot's seat knows, never the state: answer
+        with one of ``view.legal``; ``game.sample_state(view, rng)``, where the game offers
+        it, draws a state to search. A bot that can say its strategy there may define
+        ``policy(game, view)``: ``(move, probability)`` pairs (``arena exploit`` reads it).
         """
         raise NotImplementedError
 

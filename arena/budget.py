@@ -208,6 +208,8 @@ def counted(game, counter: Counter):
     inner = fields.get("_arena_apply") or own or MethodType(base.apply, view)
     fields["_arena_apply"] = inner
     fields["apply"] = _counting(counter, inner)  # what ``view.apply`` finds first
+    if game.model.simultaneous:  # a joint move makes a position too
+        fields["apply_joint"] = _counting(counter, MethodType(base.apply_joint, view))
     _LIVE[id(view)] = view
     return view
 
@@ -224,6 +226,7 @@ def uncounted(game):
     fields = plain.__dict__
     fields.update(game.__dict__)
     inner = fields.pop("_arena_apply")
+    fields.pop("apply_joint", None)
     if getattr(inner, "__self__", None) is game:  # the class's apply, bound to the view
         del fields["apply"]
     else:  # a wrapper set on the instance
@@ -255,9 +258,14 @@ def _counted_class(base: type) -> type:
     def apply(self, state, move):  # the class's, for ``type(view).apply(view, ...)``: the view's own
         return self.__dict__["apply"](state, move)
 
+    def apply_joint(self, state, moves):  # likewise, where the view counts joint moves
+        own = self.__dict__.get("apply_joint")
+        return own(state, moves) if own is not None else base.apply_joint(self, state, moves)
+
     apply.__doc__ = base.apply.__doc__
     namespace = {
         "apply": apply,
+        "apply_joint": apply_joint,
         "_counted_base": base,
         "__copy__": _copy_view,
         "__deepcopy__": lambda self, memo: _copy_view(self),

@@ -64,6 +64,12 @@ class Model:
         or moves made at once (where the state must not show another seat's choice)."""
         return self.hidden or self.simultaneous
 
+    @property
+    def secret(self) -> bool:
+        """Chance and the bots' seeds come from the run's secret key, one way (``arena.dice``): a
+        bot could otherwise foresee the dice, or an opponent's random choices it must not see."""
+        return self.chance or self.hidden or self.simultaneous
+
     def describe(self, features) -> str:
         """``features`` of this game in words, e.g. "chance and 3 players"."""
         words = {"chance": "chance", "players": f"{self.players} players",

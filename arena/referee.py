@@ -71,7 +71,7 @@ def play_game(
     _check_arguments(game, bots, names, budgets, seed, time_margin)
     model = game.model
     check_in_process(game, bots, trusted)
-    chance = model.chance or model.imperfect  # games whose bots' seeds come from the dice, one way
+    chance = model.secret  # games whose bots' seeds come from the dice, one way
     if dice is None and chance:
         dice = Dice(seed_key(seed))
     names = tuple(names) if names else tuple(b.spec for b in bots)

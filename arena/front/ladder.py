@@ -151,7 +151,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
             if len(openings) <= number:
                 openings = round_openings(batch_config, game, max(2 * len(openings), number + 1, 16))
             made = Schedule(batch_config, openings=openings, hosts=registry.host_table(batch_config.bots))
-            if game.model.chance:
+            if game.model.secret:
                 if not key:
                     with Store(db, create=False) as store:
                         key.append(store.chance_key(store.tournament(name)))

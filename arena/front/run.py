@@ -101,7 +101,7 @@ def run_tournament(
                 tournament = store.grow_tournament(plan.stored, plan.stored_config(), size)
             else:
                 tournament = plan.stored
-            if game.model.chance:
+            if game.model.secret:
                 schedule.with_key(store.chance_key(tournament))
             stored = store.summaries(tournament)
             done = {r["game_id"] for r in stored}
