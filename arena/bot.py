@@ -79,6 +79,12 @@ class Bot(Configurable):
         the spec itself. Tournaments use it for bots entered without a name."""
         return None
 
+    @classmethod
+    def reads(cls, params: dict) -> tuple[str, ...]:
+        """Files this bot's parameters name for it to read (a strategy file), as given: a
+        sandbox shows a built-in bot these, read-only, and nothing else of the disk."""
+        return ()
+
     def suitable(self, game: Game) -> str | None:
         """Why this bot cannot play ``game``, or None if it can. Checked at set-up."""
         return self.unhandled(game)

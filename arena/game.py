@@ -176,8 +176,9 @@ class Game(Configurable):
 
     def sample_state(self, view, rng) -> State:
         """A state ``view``'s seat cannot tell from the true one, drawn with ``rng`` (a
-        ``random.Random``) in proportion to its chance probability, given the others' play:
-        for bots that search by sampling. Optional; where nothing is hidden, the state itself."""
+        ``random.Random``) in proportion to the chance of its hidden outcomes (not weighted by
+        how likely the others' strategies made their moves there): for bots that search by
+        sampling. Optional; where nothing is hidden, the state itself."""
         if view.state is not None:
             return view.state
         raise NotImplementedError(f"{self.name} cannot sample the states a seat cannot tell apart")
@@ -187,7 +188,8 @@ class Game(Configurable):
         return tuple(self.utility(state, seat) for seat in range(self.model.players))
 
     def legal_moves(self, state: State) -> Sequence[Move]:
-        """The legal moves, in a fixed order (searches rely on it to be reproducible)."""
+        """The legal moves, in a fixed order (searches rely on it to be reproducible); none at a
+        ``JOINT`` state, where each seat has its own (``legal_moves_for``)."""
         raise NotImplementedError
 
     def apply(self, state: State, move: Move) -> State:
@@ -312,7 +314,7 @@ class Game(Configurable):
 
     def result_text(self, state: State) -> str:
         """One line saying how a terminal state ended."""
-        if self.model.players != 2:
+        if self.model.players != 2 or self.model.total != 0.0:  # by rank: the sign of seat 0's says nothing
             utilities = self.utilities(state)
             best = max(utilities)
             tops = [self.player_name(s) for s, u in enumerate(utilities) if u == best]

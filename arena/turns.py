@@ -9,7 +9,7 @@ no seat's choice can show in another's, and the moves are applied together.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from arena.bot import Decision
@@ -134,7 +134,9 @@ def ask(seats: Seats, seat: int, asked, legal: Sequence, state: State, ply: int)
                       f"{names[seat]!r} {used} at ply {ply}; budget cpu={budget.cpu:g}s + margin {seats.time_margin:g}s")
     if decision is not None:
         try:
-            pv = _checked_decision(game, state, decision) if game.to_move(state) >= 0 else ()
+            # a line of play needs the state, which the bot never saw: the fields only, as in a host
+            _checked_decision(game, state, replace(decision, pv=()))
+            pv = ()
         except ValueError as exc:
             raise Forfeit(seat, Termination.PROTOCOL, f"{names[seat]!r} broke the protocol at ply {ply}: {exc}") from None
         if decision.nodes is not None:  # an engine's own count: the arena could not count it
@@ -157,6 +159,7 @@ def play_views(seats: Seats, state: State, moves: list, ply: int, dice: Dice, hi
             done = [(record, game.public_text(state, outcome))]
         elif player == JOINT:
             acting = game.acting(state)
+            last = acting[0]
             shown = tuple(history)
             # every view before any choice: none can show another seat's move of this turn
             asked = [(seat, make_view(game, state, seat, shown)) for seat in acting]

@@ -85,6 +85,6 @@ def check_in_process(game: Game, bots, trusted: bool) -> None:
         what = "hides information" if game.model.hidden else "has simultaneous moves"
         raise ParameterError(
             f"{game.name} {what}, and the bot in seat {inside[0]} would run in the referee's process, where it could "
-            f"read {'it' if game.model.hidden else 'the other choices'}: isolate it (the default of 'arena run'; "
-            f"RemoteBot), or say the bots are trusted (--trusted; play_game(..., trusted=True))"
+            f"read {'it' if game.model.hidden else 'the other choices'}: isolate it (the default of arena run "
+            f"and play; RemoteBot), or say the bots are trusted (--trusted; play_game(..., trusted=True))"
         )

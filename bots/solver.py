@@ -1,7 +1,6 @@
 """A solver: the exact game value from any position, as fast as the search core allows."""
 
 from arena import Bot, BudgetExhausted, Decision, param
-from bots.chance_values import solve
 from bots.search import EPSILON, Search
 from bots.table import TableOwner
 
@@ -91,6 +90,8 @@ class SolverBot(TableOwner, Bot):
         """The solved policy's move and value in a game with chance, solving first if need be."""
         if self._solved is None or state not in self._solved.index:
             try:
+                from bots.chance_values import solve  # numpy: imported by a chance game's first solve only
+
                 self._solved = solve(game, state)  # every position made is counted, as in any search
             except BudgetExhausted:
                 return Decision(moves[0])

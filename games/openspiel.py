@@ -7,7 +7,12 @@ list their outcomes' probabilities: ``ChanceRules``), becomes the arena game
 parameters (``openspiel.hex:board_size=7``). So does every such game of more seats
 (sequential, perfect-information, of any utility), with ``players`` a parameter where
 the game allows several (``openspiel.chinese_checkers:players=3``); where it allows only
-two, ``players`` is left out.
+two, ``players`` is left out. So does every game of hidden information or simultaneous
+moves, of any utility, that loads at its default settings (``ImperfectRules``; see
+games/openspiel_hidden.py for what a seat is told and what is left out, and why): with
+open-spiel 2.0.2, 29 of two seats with hidden information (``openspiel.kuhn_poker``,
+leduc_poker, liars_dice, dark_hex, phantom_ttt...), 18 of two seats with simultaneous moves
+(goofspiel, oshi_zumo, the matrix games...) and 12 of more seats (bridge, hearts, skat...).
 
 States wrap a pyspiel state that is never changed once wrapped (``apply`` clones). They
 compare by a key, made once per state, from the parent's as ``apply`` goes where it can
@@ -31,16 +36,15 @@ the strings depend on the action alone ('d4', '(1,1)'), through ``move_text`` an
 ``parse_move_in`` where they depend on the position (chess's SAN). Every game also reads
 the action number.
 
-The heuristic is 0 everywhere: search bots then play by the game's end values alone, which
-suits short games; MCTS, with its random playouts, plays every game reasonably.
+The heuristic is 0 everywhere (the middle of the bounds in games where 0 is not inside them):
+search bots then play by the game's end values alone, which suits short games; MCTS, with its
+random playouts, plays every game reasonably.
 """
 
 # No `from __future__ import annotations`: each generated class has its annotations read by
-# typing.get_type_hints, and string annotations made registering the 31 classes 4x slower.
-import contextlib
-import os
-import sys
+# typing.get_type_hints, and string annotations made registering 31 classes 4x slower.
 import typing
+from dataclasses import replace
 
 from arena import CHANCE, Game, Model, hookimpl, param
 from arena.errors import ParameterError
@@ -49,7 +53,8 @@ from games.openspiel_states import (  # noqa: F401 (the keying's names are read 
     MARKS_LAST_MOVE, PLACEMENT, PLACEMENT_UNLESS, POSITION_KEYED, HistoryState, MarkedState, PlacementState,
     PositionState, _after, _restore, state_class_of,
 )
-from games.openspiel_text import ActionTexts, PositionTexts
+from games.openspiel_hidden import SAMPLED, ImperfectRules, Sampling, class_model, imperfect, playable
+from games.openspiel_text import ActionTexts, PositionTexts, quiet as _quiet
 
 PREFIX = "openspiel."
 #: Parameters not offered, with the value always given: the arena plays two-player games.
@@ -77,12 +82,15 @@ _classes: dict[str, type] = {}  # arena name -> game class, built once per proce
 
 
 def suitable(game_type) -> bool:
-    """Whether an OpenSpiel game type is one the arena can play: sequential and
-    perfect-information, deterministic or with chance nodes that list their outcomes'
-    probabilities (OpenSpiel's explicit stochastic chance); two-player and zero-sum, or
-    for more seats (some number of them from 2 up) of any utility."""
+    """Whether an OpenSpiel game type is one the arena can play: two seats or more (some number
+    of them from 2 up); deterministic or with chance nodes that list their outcomes'
+    probabilities (OpenSpiel's explicit stochastic chance); sequential and perfect-information,
+    zero-sum with two seats, of any utility with more; or, of any utility, with hidden
+    information or simultaneous moves (games/openspiel_hidden.py ``playable``)."""
     GameType = type(game_type)
     seats = game_type.min_num_players <= 2 <= game_type.max_num_players or game_type.min_num_players > 2
+    if seats and imperfect(game_type):
+        return playable(game_type)
     return (
         seats
         and game_type.dynamics == GameType.Dynamics.SEQUENTIAL
@@ -132,7 +140,7 @@ def _make_class(game_type) -> type:
         if key == "players" and several:
             annotations[key] = int
             low, high = max(game_type.min_num_players, 2), game_type.max_num_players
-            namespace[key] = param(default, f"seats, {low} to {high}", min=low, max=high)
+            namespace[key] = param(max(default, low), f"seats, {low} to {high}", min=low, max=high)  # hanabi's 0: 2
             continue
         if key in FIXED or not isinstance(default, (bool, int, float, str)):
             continue  # fixed, or a kind of value a spec cannot write (none in open-spiel 2.0)
@@ -143,6 +151,9 @@ def _make_class(game_type) -> type:
     bases = (OpenSpielGame,) if short in STATE_FREE_TEXTS else (PositionTexts, OpenSpielGame)
     if has_chance(game_type):
         bases = (ChanceRules, *bases)
+    if imperfect(game_type):
+        bases = (Sampling, ImperfectRules, OpenSpielGame) if short in SAMPLED else (ImperfectRules, OpenSpielGame)
+        namespace["model"] = class_model(game_type)
     namespace.update(
         __module__=__name__, __qualname__=qualname, __annotations__=annotations, name=PREFIX + short,
         description=f"{game_type.long_name}, from OpenSpiel", short_name=short, state_class=state_class,
@@ -196,7 +207,7 @@ class OpenSpielGame(ActionTexts, Game):
             total = {"ZERO_SUM": 0.0, "CONSTANT_SUM": None}.get(utility.name, None)
             if utility.name == "CONSTANT_SUM":
                 total = self.spiel.utility_sum()
-            self.model = Model(players=seats, chance=type(self).model.chance, total=total)
+            self.model = replace(type(self).model, players=seats, total=total)
         self._next = tuple((seat + 1) % seats for seat in range(seats))
         self.state_class = self.state_class_for(self.params)
         self._alternates = self.short_name in ALTERNATING and seats == 2  # with more, some jump or skip turns
@@ -330,23 +341,3 @@ class ChanceRules:
             key = state._key = state.key()
         player = child.current_player()  # a player, CHANCE, or at the end a negative id
         return HistoryState(child, player if player >= CHANCE else _after(state.player, self._seats), hash((key, move)))
-
-
-@contextlib.contextmanager
-def _quiet():
-    """Silence the C-level stderr while OpenSpiel loads a game: it writes its exceptions
-    there itself (ours say the same in one line), and its warnings (quoridor's) once per
-    process. Other threads' stderr output in that moment is lost too."""
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError, AttributeError):
-        yield
-        return
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)

@@ -137,14 +137,19 @@ def _restore(game_string: str, history: tuple) -> SpielState:
         game = _loaded[game_string] = pyspiel.load_game(game_string)
     state_class = state_class_of(game.get_type().short_name, game.get_parameters())
     state = game.new_initial_state()
-    player = state.current_player()
-    for action in history:
+    player, seats, done = state.current_player(), state.num_players(), 0
+    while done < len(history):
         mover = state.current_player()
-        state.apply_action(action)
-        player = state.current_player() if not state.is_terminal() else _after(mover, state.num_players())
+        if state.is_simultaneous_node():  # a joint move: an action of every player, in player order
+            state.apply_actions(list(history[done:done + seats]))
+            done += seats
+        else:
+            state.apply_action(history[done])
+            done += 1
+        player = state.current_player() if not state.is_terminal() else _after(mover, seats)
     return state_class(state, player)
 
 
 def _after(mover: int, seats: int = 2) -> int:
-    """Who would move after ``mover`` at the end of a game: the next seat (0 after chance)."""
+    """Who would move after ``mover`` at the end of a game: the next seat (0 after chance or a joint move)."""
     return (mover + 1) % seats if mover >= 0 else 0

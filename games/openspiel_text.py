@@ -14,9 +14,25 @@ Two kinds of game (see ``STATE_FREE_TEXTS`` in games/openspiel.py):
   string of the player to move in that position (``move_text``, ``parse_move_in``). Should
   two legal moves of a position share a string, each is written with its action number
   after an '@' ('e4@1234'). The action number is read in every position.
+
+A game of hidden information or simultaneous moves writes every move without a position
+(``free_tables``; a bot's host reads its legal moves from their texts alone): OpenSpiel's
+strings without the part naming the player, and chance outcomes by their own strings.
 """
 
 from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import sys
+
+#: A player named at the start of an action string ('[P0]Bid: 1', 'Pl1: shoot at (0, 0)', 'Player: 0
+#: Action: As', 'player=0 move=Call'): left out of the text all seats' moves share.
+_PLAYER_TAG = re.compile(r"^(\[P\d+\]|(Player|player|Pl|p)[:=]?-?\d+:?)")
+#: Games of more actions write them as numbers: OpenSpiel names some slowly (colored_trails' 93,123: 10 s).
+MOST_NAMED = 10_000
 
 
 def compact(text: str) -> str:
@@ -135,6 +151,94 @@ class PositionTexts:
             last.apply_action(action)
         self._line = (history, texts, last)
         return texts
+
+
+def free_tables(spiel, moves_by_position: bool, chance_by_position: bool) -> tuple[list, list, dict]:
+    """The texts of a game of hidden information or simultaneous moves, which need no position: each
+    action's, each chance outcome's (the move ``-1 - outcome``), and text -> move for every form
+    ``parse_move`` reads. OpenSpiel's strings where they depend on the action alone (at the first
+    state where a player moves, and at the first chance node), an outcome's after 'chance:' where
+    a move has its string ('chance:C2' deals the card 'C2' plays); else numbers: '7', 'chance:7'."""
+    count, outcomes, seats = spiel.num_distinct_actions(), max(spiel.max_chance_outcomes(), 0), spiel.num_players()
+    named = not moves_by_position and count <= MOST_NAMED
+    with quiet():  # strings of actions a state does not expect may be refused, in words on stderr
+        decision, chance = _reference_states(spiel)
+        owners: dict[str, set] = {}
+        texts = [str(a) for a in range(count)]
+        if decision is not None and named:
+            for a in range(count):
+                own = [_string(decision, p, a) for p in range(seats)]
+                texts[a] = _player_free(own)
+                for t in {*own, texts[a]}:
+                    owners.setdefault(t, set()).add(a)
+        chances = [f"chance:{a}" for a in range(outcomes)]
+        if chance is not None and not chance_by_position:
+            chances = [_PLAYER_TAG.sub("", _string(chance, -1, a)) for a in range(outcomes)]
+    for a, t in enumerate(chances):
+        chances[a] = t = t if t not in owners else f"chance:{t}"  # a move's string stays the move's
+        owners.setdefault(t, set()).add(-1 - a)
+    parse = {t: next(iter(m)) for t, m in owners.items() if len(m) == 1 and t and t != "?" and not t.isdigit()}
+    texts = [t if parse.get(t) == a else str(a) for a, t in enumerate(texts)]
+    chances = [t if parse.get(t) == -1 - a else f"chance:{a}" for a, t in enumerate(chances)]
+    return texts, chances, parse
+
+
+def _reference_states(spiel):
+    """The first state where a player moves and the first chance node of a seeded random walk
+    from the start (None where not met in ten thousand plies). Random, not the first action each
+    time: that can loop (crazy_eights deals again while an eight turns up)."""
+    state, decision, chance, rng = spiel.new_initial_state(), None, None, random.Random(0)
+    for _ in range(10_000):
+        if state.is_terminal() or (decision is not None and chance is not None):
+            break
+        if state.is_chance_node():
+            chance = chance or state.clone()
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        elif state.is_simultaneous_node():
+            decision = decision or state.clone()
+            state.apply_actions([rng.choice(state.legal_actions(p) or [0]) for p in range(spiel.num_players())])
+        else:
+            decision = decision or state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+    return decision, chance
+
+
+def _string(state, player: int, action: int) -> str:
+    try:
+        return compact(state.action_to_string(player, action))
+    except Exception:  # an action this state cannot name
+        return ""
+
+
+def _player_free(texts: list[str]) -> str:
+    """The part of the seats' strings of one action that names no seat."""
+    untagged = {_PLAYER_TAG.sub("", t) for t in texts}
+    if len(untagged) == 1:
+        return untagged.pop()
+    common = texts[0]
+    for t in texts[1:]:
+        common = _common(common, t)
+    return common
+
+
+@contextlib.contextmanager
+def quiet():
+    """Silence the C-level stderr while OpenSpiel loads a game or names actions: it writes its
+    exceptions there itself (ours say the same in one line), and its warnings (quoridor's) once
+    per process. Other threads' stderr output in that moment is lost too."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _common(a: str, b: str) -> str:

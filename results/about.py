@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from arena.formats import stored_format
+from arena.game import Model
+from arena.plugins import get_registry
 from arena.records import GameRecord
 from arena.seating import seating_cycle
 
@@ -22,6 +25,29 @@ CHANCE_WORDS = {
     "duplicate": "duplicate chance (a pair's games draw the same outcomes seat by seat)",
     "independent": "independent chance (every game its own dice)",
 }
+
+
+#: What a report's heading says of how far the bots of a game with hidden information were kept
+#: from it, by how they ran (``About.isolation``); a sandboxed run needs no word.
+ISOLATION_NOTES = {
+    "isolated": "NOT SANDBOXED: each bot ran in a process of its own, but as the user: it could read and write files "
+    "(the results database, notes of earlier games), so the guarantee that no bot saw hidden information is "
+    "against accidents, not attacks; run with --sandbox for that",
+    "in-process": "TRUSTED: the bots ran in the referee's own process (--no-isolation --trusted) and could read "
+    "everything, {what} included",
+}
+
+
+@lru_cache(maxsize=64)
+def game_model(spec: str | None) -> Model | None:
+    """The model of the game ``spec`` as the installed plugins register it; None if it cannot
+    be made here (a plugin that is not installed): a report never fails on it."""
+    if not spec:
+        return None
+    try:
+        return get_registry().game(spec).model
+    except Exception:
+        return None
 
 
 def table_words(seats: int, games: int) -> str:
@@ -93,12 +119,26 @@ class About:
 
     seats: int = 2
     """Seats of the game: a game of more is played at tables (``arena.seating``)."""
+    hidden: bool | None = None
+    """The game hides information from the seats (``Model.hidden``); None when not known."""
+    simultaneous: bool | None = None
+    """The game has seats move at once (``Model.simultaneous``); None when not known."""
+    isolation: str | None = None
+    """How the bots ran: "sandboxed", "isolated" (a process each, without the sandbox) or
+    "in-process" (in the referee's, trusted); None when not known."""
 
     @classmethod
-    def from_store(cls, tournament, finished: int, keyed: bool = False, seats: int = 2) -> "About":
+    def from_store(cls, tournament, finished: int, keyed: bool = False, seats: int = 2,
+                   model: Model | None = None) -> "About":
         """From a ``results.store.Tournament`` row and the number of games stored for it;
-        ``keyed``: its dice have a key (a game with chance, ``Store.keyed``); ``seats``: its game's."""
+        ``keyed``: its dice have a key (a game with chance, hidden information or simultaneous
+        moves, ``Store.keyed``); ``seats``: its game's; ``model``: its game's (default: for a
+        keyed game, looked up among the installed plugins, ``game_model``)."""
         config = tournament.config
+        if model is None and keyed:
+            model = game_model(tournament.game)
+        sandboxed = bool(config.get("sandbox"))
+        isolation = "sandboxed" if sandboxed else "isolated" if config.get("isolate", True) else "in-process"
         bots = tuple(Entry(b["name"], b.get("spec"), b.get("budget")) for b in config.get("bots", ()))
         return cls(
             name=tournament.name, game=tournament.game, bots=bots, finished=int(finished),
@@ -108,10 +148,12 @@ class About:
             challengers=tuple(config.get("challengers", ())), games_per_pairing=config.get("games_per_pairing"),
             openings=config.get("opening_plies"), seed=tournament.seed, started=tournament.started,
             version=tournament.version, opening_file=(config.get("opening_book") or {}).get("file"),
-            sandboxed=bool(config.get("sandbox")), rounds=config.get("rounds"), race=config.get("race"),
+            sandboxed=sandboxed, rounds=config.get("rounds"), race=config.get("race"),
             plan=stored_format(config).describe(config) if config else None,
-            chance=("independent" if config.get("independent_chance") else "duplicate") if keyed else None,
-            seats=seats,
+            chance=("independent" if config.get("independent_chance") else "duplicate")
+            if keyed and (model is None or model.chance) else None,
+            seats=seats, hidden=None if model is None else model.hidden,
+            simultaneous=None if model is None else model.simultaneous, isolation=isolation if config else None,
         )
 
     @classmethod
@@ -132,6 +174,16 @@ class About:
     def partial(self) -> bool:
         """True when fewer games are finished than were scheduled."""
         return self.scheduled is not None and self.finished < self.scheduled
+
+    def notes(self) -> list[str]:
+        """What the heading must warn of beyond a partial run: how far the bots of a game with
+        hidden information (or simultaneous moves, in the referee's process) were kept from it."""
+        if self.isolation == "in-process" and (self.hidden or self.simultaneous):
+            what = "what the game hides" if self.hidden else "the other seats' choices of a turn"
+            return [ISOLATION_NOTES["in-process"].format(what=what)]
+        if self.isolation == "isolated" and self.hidden:
+            return [ISOLATION_NOTES["isolated"]]
+        return []
 
     @property
     def completion(self) -> str:
@@ -162,7 +214,10 @@ class About:
         if self.opening_file is not None:
             parts.append(f"openings from {self.opening_file}")
         elif self.openings is not None:
-            parts.append(f"{self.openings}-ply random openings" if self.openings else "no random openings")
+            plies = f"{self.openings}-ply random openings" if self.openings else "no random openings"
+            if self.openings and self.hidden:
+                plies += " (up to the first deal: deals come from the run's secret dice)"
+            parts.append(plies)
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
         if self.sandboxed:
@@ -187,6 +242,7 @@ class About:
             "sandboxed": self.sandboxed, "chance": self.chance, "rounds": self.rounds, "race": self.race, "finished": self.finished,
             "scheduled": self.scheduled, "partial": self.partial, "completion": self.completion,
             **({"seats": self.seats} if self.seats > 2 else {}),
+            **({"isolation": self.isolation, "notes": self.notes()} if self.notes() else {}),
         }
 
     def lines(self, width: int = 100) -> list[str]:
@@ -196,6 +252,7 @@ class About:
             out.append(f"PARTIAL: {self.scheduled - self.finished:,} scheduled games are not played yet; "
                        "the tables cover the finished ones, and the Elo intervals are fixed-sample: they hold for "
                        "this one look, not for stopping the moment one clears")
+        out += self.notes()
         out += [self.settings(), self.provenance()]
         out.append("bots: " + ", ".join(map(str, self.bots)) if self.bots else "bots: none")
         wrap = textwrap.TextWrapper(width=width, subsequent_indent="  ", break_on_hyphens=False)

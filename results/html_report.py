@@ -5,7 +5,9 @@ file. It is built with Jinja2 (``pip install 'botarena[html]'``) from
 ``results/templates/report.html.j2`` and the style and script in ``results/static/``.
 Charts need matplotlib (``botarena[plots]``); without it the page says so. Boards are
 drawn by the game (``Game.svg``, else its text ``render``) for every ply of every game
-(see ``results.replay``); with no game given, the games are listed without replays. A game of
+(see ``results.replay``); with no game given, the games are listed without replays. The
+replay of a game with hidden information can also be shown as one seat saw it: its
+observation after each ply and the others' plies as every seat saw them. A game of
 more than two seats has sections of its own (``results.html_seats``): Plackett-Luce standings,
 who finished ahead of whom, points by seat, endings, and the games with their bots in seat order.
 """

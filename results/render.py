@@ -30,6 +30,7 @@ SHORT = {
     "seconds_per_move": "s/move", "first_games": "1st_games", "first_score": "1st_score", "first_rate": "1st%",
     "second_games": "2nd_games", "second_score": "2nd_score", "second_rate": "2nd%", "illegal_move": "illegal",
     "wins_by_forfeit": "opp_faults", "others_forfeited": "others_faults", "mean_rank": "rank", "reported_moves": "reported", "over_budget": "over",
+    "utility_per_game": "utility/game", "utility_±": "±",
 }
 """Headers people read, for the column names of the report tables."""
 NOTES = {
@@ -45,6 +46,11 @@ NOTES = {
     "opp_faults: games it won by its opponent's fault",
     "reported": "nodes counted in the bot's own process, an engine's or an isolated bot's (the arena cannot check "
     "them): its moves with reported nodes, and those over the node budget",
+    "payoff_matrix": "mean score in % of the row's bot against the column's bot (a draw counts half)",
+    "payoff": "every ordered pair: games, mean score (0 to 1, a draw half) and the one-sided p-value of a score "
+    "above half, its colour-swapped pairs the units",
+    "cycles": "3-cycles of bots each scoring above half against the next: each edge's p-value, the largest (p) "
+    "and Holm's (p_holm); significant at 0.05 (results.cycles)",
 }
 SEAT_NOTES = {
     "by_seat": "mean points of each bot in each seat (seat_1 moves first); all: every bot's together, what "
@@ -55,7 +61,7 @@ SEAT_NOTES = {
     "games another seat forfeited",
 }
 NOTES.update(SEAT_NOTES)
-PERCENT = {"superiority"}
+PERCENT = {"superiority", "payoff_matrix"}
 """Tables of probabilities, shown to people in percent."""
 BREAK_BEFORE = {"nodes_per_move": "search per move"}
 """Where a text table too wide for the terminal is split first, and what the part after says."""
@@ -78,6 +84,10 @@ def _number(column: str, value) -> str:
         return f"{value:+.0f}"
     if column in ("±", "elo_low", "elo_high", "se"):
         return f"{value:.0f}"
+    if column == "utility_per_game":  # in a game's own unit (a poker game's chips): signed, aligned
+        return f"{value:+.3f}"
+    if column in ("utility_±", "utility_low", "utility_high"):
+        return f"{value:.3f}"
     if column.endswith("rate"):
         return f"{100 * value:.1f}%"
     if float(value).is_integer():
@@ -96,6 +106,18 @@ def _note(name: str, table: pd.DataFrame) -> str | None:
     return table.attrs.get("note") or NOTES.get(name)
 
 
+def _warning(table: pd.DataFrame) -> str | None:
+    """What people must not miss under a table (``attrs["warning"]``: e.g. results that are not transitive)."""
+    return table.attrs.get("warning")
+
+
+def _shown(tables: dict[str, pd.DataFrame], fmt: str) -> dict[str, pd.DataFrame]:
+    """The tables meant for ``fmt``'s readers: ``attrs["audience"]`` "data" only in json and csv,
+    "people" only in text, markdown and html (no mark: everywhere)."""
+    skip = "people" if fmt in ("json", "csv") else "data"
+    return {name: t for name, t in tables.items() if t.attrs.get("audience") != skip}
+
+
 def _percent(value) -> str:
     """A probability in percent: one decimal, so that 99.9 and 100 stay apart."""
     if _missing(value):
@@ -111,7 +133,8 @@ def _square(table: pd.DataFrame) -> bool:
 def _cells(table: pd.DataFrame, numbered: bool = False, percent: bool = False):
     """Column keys, header, rows of cell strings, and which columns are numeric (right-aligned).
 
-    An Elo interval (``elo_low``, ``elo_high``) becomes one ``±`` column: its half-width.
+    An Elo interval (``elo_low``, ``elo_high``) becomes one ``±`` column: its half-width, as
+    the utility's (``utility_low``, ``utility_high``) does after ``utility_per_game``.
     ``numbered``: the columns of a crosstable are numbered, its rows named with their number.
     ``percent``: every cell is a probability, shown in percent.
     """
@@ -120,6 +143,10 @@ def _cells(table: pd.DataFrame, numbered: bool = False, percent: bool = False):
         half = (table["elo_high"] - table["elo_low"]) / 2
         table.insert(table.columns.get_loc("elo") + 1, "±", half)
         table = table.drop(columns=["elo_low", "elo_high"])
+    if {"utility_per_game", "utility_low", "utility_high"} <= set(table.columns):
+        half = (table["utility_high"] - table["utility_low"]) / 2
+        table.insert(table.columns.get_loc("utility_per_game") + 1, "utility_±", half)
+        table = table.drop(columns=["utility_low", "utility_high"])
     keys = [str(c) for c in table.columns]
     labels = [str(label) for label in table.index]
     if numbered:
@@ -186,6 +213,8 @@ def _text(name: str, table: pd.DataFrame, width: int) -> str:
             title = f"{_title(name)}, continued" + (f": {what}" if what else "")
         out += wrap.wrap(title)
         out += [line(header), "  ".join("-" * widths[k] for k in chosen), *map(line, rows), ""]
+    if _warning(table):
+        out[-1:] = ["", *textwrap.wrap(_warning(table), width=width, break_on_hyphens=False), ""]
     return "\n".join(out[:-1]) + "\n"
 
 
@@ -197,7 +226,8 @@ def _markdown(name: str, table: pd.DataFrame) -> str:
 
     rule = "|" + "|".join("---:" if right else ":---" for right in numeric) + "|"
     note = [_note(name, table), ""] if _note(name, table) else []
-    return "\n".join([f"## {_title(name)}", "", *note, line(header), rule, *map(line, rows)]) + "\n"
+    warning = ["", f"**{_warning(table)}**"] if _warning(table) else []
+    return "\n".join([f"## {_title(name)}", "", *note, line(header), rule, *map(line, rows), *warning]) + "\n"
 
 
 def _html(name: str, table: pd.DataFrame) -> str:
@@ -210,8 +240,9 @@ def _html(name: str, table: pd.DataFrame) -> str:
 
     body = "\n".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
     note = f"<p>{html.escape(_note(name, table))}</p>\n" if _note(name, table) else ""
+    warning = f"<p><strong>{html.escape(_warning(table))}</strong></p>\n" if _warning(table) else ""
     return (f"<h2>{html.escape(_title(name))}</h2>\n{note}<table>\n<thead><tr>{cells('th', header)}</tr></thead>\n"
-            f"<tbody>\n{body}\n</tbody>\n</table>\n")
+            f"<tbody>\n{body}\n</tbody>\n</table>\n{warning}")
 
 
 def about_table(about: About) -> pd.DataFrame:
@@ -219,6 +250,8 @@ def about_table(about: About) -> pd.DataFrame:
     fields = about.fields()
     fields["bots"] = "; ".join(str(b) for b in about.bots)
     fields["challengers"] = ", ".join(about.challengers)
+    if "notes" in fields:
+        fields["notes"] = " / ".join(fields["notes"])
     frame = pd.DataFrame({"value": ["" if v is None else v for v in fields.values()]}, index=list(fields))
     frame.index.name = "item"
     return frame
@@ -243,9 +276,11 @@ def render(tables: dict[str, pd.DataFrame], fmt: str = "text", about: About | No
     """The tables as one document in ``fmt``: text, csv, markdown, json or html, headed by ``about``.
 
     csv: an ``about`` section (item, value) and then each table, each after a ``# name`` line
-    and separated by a blank line; json: ``{"about": {...}, name: [record, ...], ...}``.
+    and separated by a blank line; json: ``{"about": {...}, name: [record, ...], ...}``. A
+    table marked for one audience (``attrs["audience"]``) is left out of the other's formats.
     """
     _check(fmt)
+    tables = _shown(tables, fmt)
     if fmt == "json":
         head = {"about": about.fields()} if about else {}
         return json.dumps({**head, **{name: _records(t) for name, t in tables.items()}}, indent=2) + "\n"
@@ -301,6 +336,7 @@ def write(tables: dict[str, pd.DataFrame], fmt: str, out_dir: str | Path, about:
     Each file is headed by ``about``; csv files are plain tables, with ``about.csv`` beside them.
     """
     _check(fmt)
+    tables = _shown(tables, fmt)
     out = directory(out_dir)
     if fmt == "json":
         items = [(out / "report.json", render(tables, fmt, about))]

@@ -1,11 +1,13 @@
 """Stored games replayed for the HTML report: the board at every ply, drawn by the game.
 
-A game is replayed from its opening and stored moves with ``game.parse_move`` and
-``game.apply``. Each board is the game's ``svg`` (or, for a game without one, its text
+A game is replayed from its opening and stored moves (``turns``: a joint move, stored as a
+ply per acting seat, is one turn, and every ply of it shows the position after it). Each board is the game's ``svg`` (or, for a game without one, its text
 ``render``). Boards one ply apart differ in a few pieces, so a game's boards are stored
 as a table of distinct fragments (the SVG cut after each tag, or the text cut into lines)
 and each board as the list of its fragments' numbers; the whole is gzipped and base64'd.
-The page decompresses a game when it is opened (``DecompressionStream``).
+The page decompresses a game when it is opened (``DecompressionStream``). A game with hidden
+information also holds what each seat saw: every ply's public text and each seat's observation
+after every ply, in the same table of fragments.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ import numbers
 import re
 from typing import Iterable, Sequence
 
-from arena.game import Game
+from arena.game import JOINT, Game, State
 from arena.opening import split_text
 from arena.params import parse_spec
+from arena.turns import plies
 
 _TAG_END = re.compile(r"(?<=>)")
 
@@ -38,6 +41,22 @@ def _number(value):
     return None
 
 
+def turns(game: Game, line: Sequence):
+    """Each turn of ``line`` (values or text, as ``Game.play`` reads it): ``(state, parts, after)``,
+    the state before it, its ``(seat, move)`` parts (one, or one per acting seat of a joint move,
+    in the order the referee records them) and the state after it."""
+    joint: list = []
+    for state, seat, move in plies(game, line):
+        if game.model.simultaneous and game.to_move(state) == JOINT:
+            joint.append((seat, move))
+            if len(joint) < len(game.acting(state)):
+                continue
+            parts, joint = joint, []
+            yield state, parts, game.apply_joint(state, tuple(m for _, m in parts))
+        else:
+            yield state, [(seat, move)], game.apply(state, move)
+
+
 def replay(game: Game, row: dict, moves: Iterable[dict], seats: Sequence[str] | None = None) -> dict:
     """The replay of one stored game: players, result, its moves and the board at every ply.
 
@@ -46,7 +65,11 @@ def replay(game: Game, row: dict, moves: Iterable[dict], seats: Sequence[str] | 
     ``seats``: the bots in seat order, for a game of more than two seats; the replay then
     holds them (``seats``) and the game's name of every seat (``names``), not only the first two.
     Boards are ``boards[k]``: the position after ``k`` plies, as fragment numbers into
-    ``parts``. If a move cannot be replayed, the boards stop before it and ``error`` says why.
+    ``parts``; the plies of a joint move are marked ``joint`` (the first and last ply's board
+    numbers) and each shows the position after the whole move. A game with hidden information
+    adds ``public`` (each ply as every seat saw it) and ``seen`` (per seat, its observation
+    after ``k`` plies, as fragment numbers). If a move cannot be replayed, the boards stop
+    before it and ``error`` says why.
     """
     opening = split_text(row["opening"])  # "[fen=...] e7e5": a position of an openings file, then moves
     listed = [
@@ -59,10 +82,20 @@ def replay(game: Game, row: dict, moves: Iterable[dict], seats: Sequence[str] | 
     parts: dict[str, int] = {}
     boards: list[list[int]] = []
     error, svg = None, True
+    hidden = game.model.hidden
+    count = len(seats) if seats is not None else game.model.players
+    public: list[str] = []
+    seen: list[list[list[int]]] = [[] for _ in range(count)] if hidden else []
 
-    def draw(state) -> None:
-        text = game.svg(state) if svg else game.render(state)
-        boards.append([parts.setdefault(f, len(parts)) for f in _fragments(text, svg)])
+    def text_parts(text: str) -> list[int]:
+        return [parts.setdefault(f, len(parts)) for f in _fragments(text, False)]
+
+    def draw(state: State, times: int = 1) -> None:
+        picture = game.svg(state) if svg else game.render(state)
+        observed = [game.observation(state, seat) for seat in range(len(seen))]  # all or none: boards and views in step
+        boards.extend([[parts.setdefault(f, len(parts)) for f in _fragments(picture, svg)]] * times)
+        for views, text in zip(seen, observed):
+            views.extend([text_parts(text)] * times)
 
     try:
         if opening.params:  # the game as this opening's position parameters make it
@@ -71,17 +104,24 @@ def replay(game: Game, row: dict, moves: Iterable[dict], seats: Sequence[str] | 
         state = game.initial_state()
         svg = game.svg(state) is not None
         draw(state)
-        for entry in listed:
-            state = game.apply(state, game.parse_move_in(state, entry["move"]))
-            draw(state)
+        for before, played, after in turns(game, [entry["move"] for entry in listed]):
+            first = len(boards)
+            if len(played) > 1:
+                for entry in listed[first - 1:first - 1 + len(played)]:
+                    entry["joint"] = [first, first + len(played) - 1]
+            said = [game.public_text(before, move) for _, move in played] if hidden else []
+            draw(after, len(played))
+            public += said
     except Exception as exc:  # a game that cannot replay its own record: the page says so
         error = f"the boards stop at ply {max(len(boards) - 1, 0)}: {type(exc).__name__}: {exc}"
     seated = {} if seats is None else {"seats": [str(bot) for bot in seats]}
+    views = {"public": public, "seen": seen} if hidden else {}
     return {
         "id": int(row["game_id"]), "first": row["first"], "second": row["second"], **seated,
         "names": [game.player_name(s) for s in range(len(seats) if seats is not None else 2)], "result": row["result"],
         "termination": row["termination"], "message": row["message"], "opening": len(opening.moves),
         "moves": listed, "kind": "svg" if svg else "text", "parts": list(parts), "boards": boards, "error": error,
+        **views,
     }
 
 
@@ -99,3 +139,8 @@ def unpack(text: str) -> dict:
 def board(data: dict, ply: int) -> str:
     """The picture (SVG or text) of the board after ``ply`` plies of an unpacked replay."""
     return "".join(data["parts"][i] for i in data["boards"][ply])
+
+
+def seen(data: dict, seat: int, ply: int) -> str:
+    """What ``seat`` saw after ``ply`` plies of an unpacked replay of a game with hidden information."""
+    return "".join(data["parts"][i] for i in data["seen"][seat][ply])

@@ -8,17 +8,19 @@ turn tables into text or files, headed by ``About``: which tournament they descr
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from arena.records import Termination
 from results.about import About, Entry
 from results.bradley_terry import PRIOR_DF
-from results.ratings import K, PRIOR, Z95, Fit, View, fit, ratings, superiority
+from results.cycles import intransitivity, units
+from results.ratings import K, PRIOR, Z95, Fit, View, fit, interval_quantile, ratings, superiority
 from results.render import FORMATS, render, write, write_file
 
 __all__ = [
     "About", "Entry", "FORMATS", "K", "View", "Z95", "by_colour", "crosstable", "elo", "model", "render", "reported",
-    "report", "standings", "superiority", "terminations", "write", "write_file",
+    "report", "standings", "superiority", "terminations", "utility_per_game", "write", "write_file",
 ]
 
 TERMINATIONS = tuple(t.value for t in Termination)
@@ -27,6 +29,16 @@ STANDINGS_COLUMNS = [
     "games", "wins", "draws", "losses", "score", "score_rate", "win_rate", "elo", "elo_low",
     "elo_high", "nodes_per_move", "nodes_per_second", "depth", "seconds_per_move",
 ]
+UTILITY_COLUMNS = ["utility_per_game", "utility_low", "utility_high"]
+"""The standings' mean utility per game and its 95% interval, after ``win_rate``, where utilities tell more
+than the results (``utility_per_game``)."""
+UNIT_RESULTS = (-1.0, 0.0, 1.0)
+"""Utilities that say no more than a win, a draw or a loss."""
+UTILITY_NOTE = "utility/game: mean utility per game (poker: chips won) with its 95% interval (±), {units} the units"
+"""What the standings' note adds where they show the utility, ``units`` the units of its interval."""
+STANDINGS_NOTE = ("Elo with its 95% interval (±); " + UTILITY_NOTE.format(units="colour-swapped pairs")
+                  + "; nodes, depth and seconds are per move")
+"""The standings' note where they show the utility (without it, ``results.render.NOTES``'s)."""
 
 
 # ---- Elo: the joint fit of results.ratings ----------------------------------------------------
@@ -67,10 +79,14 @@ def _order(games: pd.DataFrame) -> list[str]:
     return list(_rank(elo(games).assign(score=score)).index)
 
 
-def standings(games: pd.DataFrame, moves: pd.DataFrame, view: View = View(), fitted: Fit | None = None) -> pd.DataFrame:
+def standings(games: pd.DataFrame, moves: pd.DataFrame, view: View = View(), fitted: Fit | None = None,
+              seats: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per bot: results, score and win rates, Elo with its 95% interval, search statistics.
 
     Wins, draws and losses come from ``score_first`` (1, 0.5, 0) whatever the utility's size.
+    Given ``seats`` (``results.load``'s: each seat's utility), the mean utility per game with its
+    95% interval too (``UTILITY_COLUMNS``), where the utilities tell more than the results
+    (``utility_per_game``): the chips of a game of poker.
     Search statistics use the bot's moves in these games: mean nodes, depth (over moves that
     report one) and seconds per move; nodes per second is total nodes / total seconds.
     Elo is ``results.ratings``'s, anchored as ``view`` says (``fitted``: that fit, if the
@@ -87,11 +103,60 @@ def standings(games: pd.DataFrame, moves: pd.DataFrame, view: View = View(), fit
     table["win_rate"] = table["wins"] / table["games"]
     table = table.join(fitted.table[["elo", "elo_low", "elo_high"]])
     table = table.join(search_per_move(moves[moves["game_id"].isin(games["game_id"])]))
-    table = table.reindex(columns=STANDINGS_COLUMNS)
+    utility = None if seats is None else utility_per_game(_utilities(games, seats))
+    table = table.reindex(columns=STANDINGS_COLUMNS if utility is None else with_utility(STANDINGS_COLUMNS))
+    if utility is not None:
+        table[UTILITY_COLUMNS] = utility.reindex(table.index)
     table.index.name = "bot"
     table = _rank(table)
     table.attrs = fitted.attrs()
+    if utility is not None:
+        table.attrs["note"] = STANDINGS_NOTE
     return table
+
+
+def with_utility(columns: list[str]) -> list[str]:
+    """Standings ``columns`` with ``UTILITY_COLUMNS`` after ``win_rate``."""
+    at = columns.index("win_rate") + 1
+    return columns[:at] + UTILITY_COLUMNS + columns[at:]
+
+
+def _utilities(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """Two rows per game, as ``_sides``: bot, its stored utility (``seats``'; a seat not stored
+    is left out), its points, and its unit (its colour-swapped pair, or the game alone)."""
+    stored = seats.drop_duplicates(["game_id", "seat"]).set_index(["game_id", "seat"])["utility"].astype(float)
+    unit, ids = units(games), games["game_id"].astype(int).to_numpy()
+    score = games["score_first"].astype(float).to_numpy()
+    sides = [pd.DataFrame({
+        "bot": games[me].astype(str).to_numpy(), "points": points, "unit": unit,
+        "utility": stored.reindex(pd.MultiIndex.from_arrays([ids, np.full(len(ids), seat)])).to_numpy(),
+    }) for seat, me, points in ((0, "first", score), (1, "second", 1.0 - score))]
+    return pd.concat(sides, ignore_index=True).dropna(subset=["utility"])
+
+
+def utility_per_game(sides: pd.DataFrame) -> pd.DataFrame | None:
+    """Per bot of ``sides`` (a row per seat of each game: bot, utility, points, unit: games that
+    may be correlated share one), its mean utility per game and the 95% interval (``UTILITY_COLUMNS``).
+    None when the utilities tell no more than the results: every one -1, 0 or 1, or its points.
+
+    The interval is cluster-robust, the units the clusters (Cameron and Miller 2015, "A
+    practitioner's guide to cluster-robust inference", J. Human Resources 50: CR1 with G - 1
+    degrees of freedom): with n games of the bot in G units, the mean's variance is G / (G - 1)
+    times the sum over its units of the square of their games' summed deviations from the mean,
+    over n squared; the quantile is Student's t on G - 1 degrees of freedom below
+    ``results.ratings.SMALL_DF``, the normal one from there on. Fewer than two units: no interval.
+    """
+    utility = sides["utility"].astype(float)
+    if utility.isin(UNIT_RESULTS).all() or utility.eq(sides["points"].astype(float)).all():
+        return None
+    by_bot = sides.assign(utility=utility).groupby("bot")["utility"]
+    mean = by_bot.mean()
+    deviation = utility - sides["bot"].map(mean)
+    spread = deviation.groupby([sides["bot"], sides["unit"]]).sum().pow(2).groupby(level=0).agg(["sum", "size"])
+    clusters = spread["size"]
+    half = np.sqrt(spread["sum"] * clusters / (clusters - 1).where(clusters > 1)) / by_bot.size()
+    half *= clusters.map(lambda g: interval_quantile(g - 1) if g > 1 else np.nan)
+    return pd.DataFrame({"utility_per_game": mean, "utility_low": mean - half, "utility_high": mean + half})
 
 
 def search_per_move(played: pd.DataFrame) -> pd.DataFrame:
@@ -193,22 +258,42 @@ def reported(games: pd.DataFrame, moves: pd.DataFrame, order: list[str] | None =
     return table
 
 
-def report(games: pd.DataFrame, moves: pd.DataFrame, view: View = View()) -> dict[str, pd.DataFrame]:
-    """Every report table: standings, the rating model's parameters, the likelihood of
+def report(games: pd.DataFrame, moves: pd.DataFrame, view: View = View(),
+           seats: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
+    """Every report table: standings (with ``seats``, the mean utility per game where it tells more
+    than the results: ``standings``), the rating model's parameters, the likelihood of
     superiority of the ``view.top`` best bots (none when 0), crosstable (points), colours and
     terminations, and ``reported`` when a bot's nodes were counted in its own process (the
-    standings' nodes are those)."""
+    standings' nodes are those).
+
+    For scripts (json, csv) also ``payoff`` (every ordered pair's games and mean score) and
+    ``cycles`` (``results.cycles``: the 3-cycles and their p-values). Where a cycle is
+    significant, people's formats show ``payoff_matrix`` and a line under the standings
+    saying that Elo cannot represent it."""
     fitted = fit(games, anchors=view.anchors)
-    table = standings(games, moves, view, fitted)
+    table = standings(games, moves, view, fitted, seats)
     order = list(table.index)  # one fit for every table, in the standings' order
+    found = intransitivity(games, order)
+    warning = found.line()
+    if warning:
+        table.attrs["warning"] = warning
     tables = {
         "standings": table,
         "rating_model": model(fitted),
         **({"superiority": superiority(fitted, view.top)} if view.top else {}),
         "crosstable": crosstable(games, order=order),
+        **({"payoff_matrix": _for(found.matrix(order), "people")} if warning else {}),
         "colours": by_colour(games, order),
         "terminations": terminations(games, order),
     }
     if "reported" in moves and moves["reported"].astype(bool).any():
         tables["reported"] = reported(games, moves, order)
+    tables["payoff"] = _for(found.payoff, "data")
+    tables["cycles"] = _for(found.cycles, "data")
     return tables
+
+
+def _for(table: pd.DataFrame, audience: str) -> pd.DataFrame:
+    """``table`` marked for one audience: "people" (text, markdown, html) or "data" (json, csv)."""
+    table.attrs["audience"] = audience
+    return table

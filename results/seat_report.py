@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from results.ratings import View
-from results.report import TERMINATIONS, search_per_move
+from results.report import TERMINATIONS, UTILITY_COLUMNS, UTILITY_NOTE, search_per_move, utility_per_game, with_utility
 
 SEAT_STANDINGS_COLUMNS = [
     "games", "wins", "shared", "points", "score_rate", "mean_rank", "win_rate", "elo", "elo_low", "elo_high",
@@ -22,12 +22,20 @@ SEAT_STANDINGS_COLUMNS = [
 
 STANDINGS_NOTE = ("Plackett-Luce Elo with its 95% interval (±); points: 1 shared among a game's best; rank: mean "
                   "place, 1 first; nodes, depth and seconds are per move")
+UTILITY_STANDINGS_NOTE = ("Plackett-Luce Elo with its 95% interval (±); points: 1 shared among a game's best; rank: "
+                          "mean place, 1 first; " + UTILITY_NOTE.format(units="a table's rounds")
+                          + "; nodes, depth and seconds are per move")
+"""The standings' note where they show the utility."""
 
 
-def seat_standings(seats: pd.DataFrame, moves: pd.DataFrame, fitted=None) -> pd.DataFrame:
+def seat_standings(seats: pd.DataFrame, moves: pd.DataFrame, fitted=None,
+                   games: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per bot: games; wins (best utility alone) and shared firsts; points (1 shared
     among a game's best) and their mean (``score_rate``); mean rank (1 best; ties share the
-    mean place); win rate; the Plackett-Luce Elo with its 95% interval; search statistics."""
+    mean place); win rate; the Plackett-Luce Elo with its 95% interval; search statistics.
+    Given ``games`` (their tables and rounds), the mean utility per game with its 95% interval
+    too, after the win rate, where the utilities tell more than the points
+    (``results.report.utility_per_game``, a table's round the unit: ``table_rounds``)."""
     if fitted is None:
         fitted = _fit(seats)
     tops = seats.groupby("game_id")["points"].transform("max")
@@ -40,11 +48,32 @@ def seat_standings(seats: pd.DataFrame, moves: pd.DataFrame, fitted=None) -> pd.
     table["win_rate"] = table["wins"] / table["games"]
     table = table.join(fitted.table[["elo", "elo_low", "elo_high"]])
     table = table.join(search_per_move(moves[moves["game_id"].isin(seats["game_id"]) & (moves["player"] >= 0)]))
-    table = table.reindex(columns=SEAT_STANDINGS_COLUMNS)
+    utility = None
+    if games is not None:
+        rounds = table_rounds(games, int(seats["seat"].max()) + 1 if len(seats) else 2)
+        unit = seats["game_id"].map(rounds).fillna(-1 - seats["game_id"].astype(float))  # a game not in games: alone
+        utility = utility_per_game(seats.assign(unit=unit))
+    table = table.reindex(columns=SEAT_STANDINGS_COLUMNS if utility is None else with_utility(SEAT_STANDINGS_COLUMNS))
+    if utility is not None:
+        table[UTILITY_COLUMNS] = utility.reindex(table.index)
     table.index.name = "bot"
     table = table.sort_index(kind="stable").sort_values(["elo", "score_rate"], ascending=False, kind="stable")
-    table.attrs = {**fitted.attrs(), "note": STANDINGS_NOTE}
+    table.attrs = {**fitted.attrs(), "note": STANDINGS_NOTE if utility is None else UTILITY_STANDINGS_NOTE}
     return table
+
+
+def table_rounds(games: pd.DataFrame, seats: int) -> pd.Series:
+    """Each game's unit, by game id: its table's round. A round of a table is a block of
+    ``seats`` games (every bot in every seat once) that share one opening and one deal of the
+    dice (``arena.dice.table_context``): a table's games of one opening, in id order, ``seats``
+    at a time. Without the table or the opening, each game is a unit of its own."""
+    ids = games["game_id"].astype(int)
+    if "pairing" not in games or "opening" not in games:
+        return pd.Series(range(len(games)), index=ids.to_numpy())
+    ordered = games.assign(game_id=ids).sort_values("game_id", kind="stable")
+    block = ordered.groupby(["pairing", "opening"], sort=False).cumcount() // seats
+    keys = pd.MultiIndex.from_arrays([ordered["pairing"], ordered["opening"], block])
+    return pd.Series(pd.factorize(keys)[0], index=ordered["game_id"].to_numpy())
 
 
 def by_seat(seats: pd.DataFrame, order: list[str]) -> pd.DataFrame:
@@ -92,10 +121,11 @@ def seat_terminations(seats: pd.DataFrame, games: pd.DataFrame, order: list[str]
 
 
 def seat_report(seats: pd.DataFrame, games: pd.DataFrame, moves: pd.DataFrame, view: View = View()) -> dict[str, pd.DataFrame]:
-    """Every report table of a game of more than two seats: standings, the rating model, points
-    by seat, versus (who finished ahead of whom) and terminations."""
+    """Every report table of a game of more than two seats: standings (with the mean utility per
+    game where it tells more than the points: ``seat_standings``), the rating model, points by
+    seat, versus (who finished ahead of whom) and terminations."""
     fitted = _fit(seats, view)
-    table = seat_standings(seats, moves, fitted)
+    table = seat_standings(seats, moves, fitted, games)
     order = list(table.index)
     return {
         "standings": table,

@@ -81,7 +81,7 @@ def test_play_with_game_parameters_and_budget(capsys):
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "nodes=0"], "bad budget nodes=0"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "fast"], "bad budget 'fast'"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--seed", "x"], "argument --seed: invalid int value"),
-        (["dance"], "unknown command 'dance'; commands: games, bots, play, run, sprt, ladder, report, list, show, tree"),
+        (["dance"], "unknown command 'dance'; commands: games, bots, play, run, sprt, ladder, report, list, show, tree, exploit"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(capsys, argv, message):
@@ -105,6 +105,7 @@ MISTYPED_FLAGS = {
     "list": (["list", "r.db", "--resutl", "win"], "--resutl", "--result"),
     "show": (["show", "r.db", "1", "--tournamnet", "t"], "--tournamnet", "--tournament"),
     "tree": (["tree", "nim", "--bot", "minimax", "--mvoes", "1"], "--mvoes", "--moves"),
+    "exploit": (["exploit", "uniform", "--game", "kuhn_poker", "--svae", "s.json"], "--svae", "--save"),
 }
 
 

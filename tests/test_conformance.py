@@ -34,12 +34,23 @@ def test_bot_returns_legal_move_within_budget(bot, game):
     assert checked == 6
 
 
+# bots that need more of a game than its model's features say: each says what in its own line
+NEEDS_MORE = {
+    "cfr": "a strategy per information state",  # views: hidden information or simultaneous moves
+    "regret": "repeated matrix game",  # a payoff per throw (rps)
+    "policy": "strategy file",  # built without one
+}
+
+
 def test_a_bot_refuses_only_the_games_with_what_it_does_not_handle():
     assert REFUSED, "no bot refuses a registered game"
     for bot, game in REFUSED:
         b, g = REGISTRY.bot(bot), REGISTRY.game(game)
         missing = g.model.features - type(b).handles
-        assert missing, (bot, game)
-        assert b.suitable(g) == f"it plays games without {g.model.describe(missing)}; {game} has {g.model.describe(missing)}"
+        why = b.suitable(g)
+        if not missing:
+            assert bot in NEEDS_MORE and NEEDS_MORE[bot] in why and "\n" not in why, (bot, game, why)
+            continue
+        assert why == f"it plays games without {g.model.describe(missing)}; {game} has {g.model.describe(missing)}"
         with pytest.raises(AssertionError, match=f"^check_bot: bot '{bot}' refuses {game}: it plays games without"):
             check_bot(b, g)

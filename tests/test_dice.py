@@ -68,7 +68,10 @@ class LoadedDie(Game):
 
 def test_every_registered_chance_game_passes_the_chi_square_test_of_the_referees_draws():
     registry = get_registry(entry_points=False)
-    chance = [name for name, entry in registry.games.items() if entry.cls().model.chance]
+    # not OpenSpiel's games of hidden information and simultaneous moves: card games whose deals
+    # take seconds each (bridge's double-dummy solve); the same draws as every other game's
+    chance = [name for name, entry in registry.games.items() if entry.cls().model.chance
+              and not (entry.plugin == "games.openspiel" and entry.cls().model.imperfect)]
     assert "pig" in chance
     for name in chance:
         report = check_sampling(registry.game(name))

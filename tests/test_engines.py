@@ -393,7 +393,7 @@ def test_an_engine_that_stops_reading_its_input_times_out_instead_of_blocking_th
 ])
 def test_an_engine_entered_without_a_name_is_shown_by_its_program(cmd, short):
     from arena.front.settings import parse_entrant
-    from arena.front.tournament import short_names
+    from arena.front.entrants import short_names
 
     named, alone = parse_entrant(f"mine=engine:cmd={cmd}"), parse_entrant(f"engine:cmd={cmd}")
     assert [e.name for e in short_names([named, alone, parse_entrant("random")], REGISTRY)] == ["mine", short, "random"]

@@ -130,7 +130,8 @@ def test_without_a_playout_limit_playouts_that_end_in_the_tree_still_stop(regist
 
 
 @pytest.mark.parametrize(
-    "name", sorted(n for n, e in get_registry(entry_points=False).games.items() if e.plugin == "games.builtin")
+    "name", sorted(n for n, e in get_registry(entry_points=False).games.items()
+                   if e.plugin == "games.builtin" and MCTSBot().suitable(e.cls()) is None)
 )
 def test_conformance_on_every_built_in_game(registry, name):
     assert check_bot(MCTSBot(playouts=50), registry.game(name)) > 0

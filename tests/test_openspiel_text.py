@@ -19,7 +19,8 @@ from games.openspiel_text import compact, legal_texts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = get_registry(entry_points=False)
-NAMES = sorted(n for n, e in REGISTRY.games.items() if e.plugin == "games.openspiel")
+# Its games of perfect information without simultaneous moves (the others: test_openspiel_hidden.py).
+NAMES = sorted(n for n, e in REGISTRY.games.items() if e.plugin == "games.openspiel" and not e.cls.model.imperfect)
 
 
 @pytest.mark.parametrize("name", NAMES)

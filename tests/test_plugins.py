@@ -11,8 +11,10 @@ from arena import Bot, Game, PluginError, UnknownNameError, get_registry, hookim
 from arena.plugins import DEFAULT_PLUGINS, make_plugin_manager
 from tests.plugins import duplicate, misbehaving
 
-BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "chess", "tree", "pig", "rolit"}
-BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2", "human", "engine", "uci", "maxn", "paranoid", "brs"}
+BUILT_IN_GAMES = {"nim", "bachet", "counting", "wythoff", "tictactoe", "connect4", "othello", "chess", "tree", "pig", "rolit",
+                  "rps", "goofspiel", "kuhn_poker", "leduc_poker"}
+BUILT_IN_BOTS = {"random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2", "human", "engine", "uci", "maxn", "paranoid", "brs",
+                 "uniform", "regret", "cfr", "policy", "ismcts", "pimc"}
 
 
 def test_built_ins_are_registered_through_the_hooks(registry):
@@ -36,8 +38,8 @@ def test_classes_are_registered_and_built_from_specs(registry):
 
 def test_unknown_names_suggest_the_nearest_or_say_how_to_list_them(registry):
     with pytest.raises(UnknownNameError) as info:
-        registry.game("scrabble")
-    assert str(info.value) == "unknown game 'scrabble' (arena games lists them)"
+        registry.game("mahjong")
+    assert str(info.value) == "unknown game 'mahjong' (arena games lists them)"
     assert isinstance(info.value, KeyError)
     with pytest.raises(UnknownNameError) as info:
         registry.bot("alphabet")

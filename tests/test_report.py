@@ -162,7 +162,8 @@ def test_terminations_keep_unknown_reasons_as_extra_columns():
 
 
 def test_report_has_every_table_and_survives_an_empty_tournament(small):
-    assert list(report(*small)) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations"]
+    assert list(report(*small)) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations",
+                                    "payoff", "cycles"]
     empty = report(make_games(SMALL).iloc[:0], make_moves(SMALL_MOVES).iloc[:0])
     assert all(t.empty for t in empty.values())
     assert "Standings" in render(empty, "text")
@@ -268,7 +269,7 @@ def test_text_is_aligned_and_rounded(small):
 def test_csv_parses_back(small):
     tables = report(*small)
     sections = render(tables, "csv").split("\n\n")
-    assert len(sections) == 6
+    assert len(sections) == 8
     for (name, table), section in zip(tables.items(), sections):
         title, body = section.split("\n", 1)
         assert title == f"# {name}"
@@ -278,7 +279,8 @@ def test_csv_parses_back(small):
 
 def test_json_is_one_document_of_records(small):
     document = json.loads(render(report(*small), "json"))
-    assert list(document) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations"]
+    assert list(document) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations",
+                              "payoff", "cycles"]
     assert [r["bot"] for r in document["standings"]] == ["A", "C", "B"]
     assert document["standings"][0]["score"] == 3.5 and document["standings"][2]["depth"] is None
     assert document["crosstable"][0] == {"bot": "A", "A": None, "C": 2.0, "B": 1.5}
@@ -304,7 +306,8 @@ def test_write_makes_one_file_per_table(small, tmp_path):
     tables = report(*small)
     for fmt, ext in [("text", "txt"), ("csv", "csv"), ("markdown", "md"), ("html", "html")]:
         paths = write(tables, fmt, tmp_path / fmt)
-        assert [p.name for p in paths] == [f"{name}.{ext}" for name in tables]
+        shown = [name for name in tables if name not in ("payoff", "cycles") or fmt == "csv"]  # those two for scripts
+        assert [p.name for p in paths] == [f"{name}.{ext}" for name in shown]
         assert all(p.stat().st_size > 0 for p in paths)
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "csv" / "colours.csv", index_col=0), tables["colours"],
                                   check_dtype=False)

@@ -34,7 +34,7 @@ def test_reported_counts_only_bots_with_self_counted_moves_in_standings_order():
     assert all(dtype == np.int64 for dtype in table.dtypes)
     tables = report(games, moves)
     assert list(tables) == ["standings", "rating_model", "superiority", "crosstable", "colours", "terminations",
-                            "reported"]
+                            "reported", "payoff", "cycles"]
     pd.testing.assert_frame_equal(tables["reported"], table)
 
 

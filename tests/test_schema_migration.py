@@ -8,6 +8,7 @@ markdown, with ``--pairs``), ``arena list`` and ``arena show`` printed for it.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from results.store import SCHEMA, Store
 
 DATA = Path(__file__).parent / "data" / "schema3"
 TOURNAMENTS = {"tictactoe": "tictactoe-nodes=2000-e3457e", "pig": "pig:goal=20-nodes=2000-49ba01"}
+NEW_TABLES = ("payoff", "cycles")
+"""Tables for scripts added since that version (results.cycles): json and csv have them."""
 
 
 @pytest.fixture
@@ -51,7 +54,16 @@ def test_the_old_database_is_of_schema_3_until_opened(old_db):
 @pytest.mark.parametrize("short", sorted(TOURNAMENTS))
 def test_reports_are_as_the_old_version_printed_them(capsys, old_db, short, fmt):
     out = printed(capsys, "report", str(old_db), "--tournament", TOURNAMENTS[short], "--as", fmt, "--pairs")
-    assert out == (DATA / f"{short}.{fmt}").read_text()
+    assert without_new_tables(out, fmt) == (DATA / f"{short}.{fmt}").read_text()
+
+
+def without_new_tables(text: str, fmt: str) -> str:
+    """A report as that version would have printed it: ``NEW_TABLES`` taken out."""
+    if fmt == "json":  # each table a top-level key, its records indented below it
+        return re.sub(rf'  "({"|".join(NEW_TABLES)})": \[(\]|\n.*?\n  \]),\n', "", text, flags=re.S)
+    if fmt == "csv":  # each table a "# name" section, ended by a blank line
+        return re.sub(rf"# ({'|'.join(NEW_TABLES)})\n.*?\n\n", "", text, flags=re.S)
+    return text
 
 
 def test_list_and_show_are_as_before(capsys, old_db):

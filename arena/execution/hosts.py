@@ -17,6 +17,7 @@ from arena.errors import BotFault
 from arena.execution import cgroup, channel
 from arena.execution import host as host_module
 from arena.execution.sandbox import bubblewrap as sandbox
+from arena.execution.specs import bot_class
 from arena.limits import Limits
 from arena.records import Termination
 
@@ -56,6 +57,7 @@ class HostProcess:
                 self.proc = subprocess.Popen(argv, stdout=self.output, stderr=self.output, **options)
             else:
                 own = tuple(f for name in plugins for f in sandbox.source_files(name))  # found, not imported
+                own += bot_files(spec)
                 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(host_module.__file__))))
                 box = sandbox.Sandbox(own, (("PYTHONPATH", root),))  # where arena/ is, for python -m
                 path = sandbox.visible(sys.path, own)
@@ -179,6 +181,16 @@ class HostProcess:
             why = f"its process exited with code {code}"
         tail = output_tail(self.output)
         return why + (f" (last output: {tail})" if tail else "")
+
+
+def bot_files(spec: str) -> tuple[str, ...]:
+    """The files a built-in bot's parameters name for it to read (``Bot.reads``), absolute; none
+    for another plugin's bot, whose code never runs out here."""
+    try:
+        cls, params = bot_class(spec, (), False)
+        return tuple(os.path.abspath(path) for path in cls.reads(params) if os.path.exists(path))
+    except Exception:
+        return ()
 
 
 def undumpable() -> None:

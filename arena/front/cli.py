@@ -14,10 +14,12 @@ from arena.errors import ArenaError
 from arena.front import interrupt
 from arena.front.play import cmd_play
 from arena.front.reports import (
-    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, check_run_anchors, cmd_list, cmd_report, cmd_show, finish, rating_view,
+    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, check_run_anchors, cmd_list, cmd_report, finish, rating_view,
 )
 from arena.front.options import add_flags, overrides
+from arena.front.show import cmd_show
 from arena.front.settings import DEFAULT_SETTINGS, SPRT_SETTINGS, UsageError
+from arena.front.exploit import add_parser as add_exploit_parser, cmd_exploit
 from arena.front.tree import add_parser as add_tree_parser, cmd_tree
 from arena.params import format_value
 from arena.plugins import Registry
@@ -202,8 +204,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("db", help="results database")
     p.add_argument("game_id", type=int, help="game number (from 0)")
     p.add_argument("--tournament", help="tournament name (default: the latest)")
+    p.add_argument("--seat", metavar="SEAT", help="show only what one seat saw (hidden plies as '?'): its number "
+                   "(from 0), its bot's name or the game's name for it")
+    _plugin_flag(p)
 
     add_tree_parser(sub)
+    add_exploit_parser(sub)
     return parser
 
 
@@ -325,4 +331,5 @@ COMMANDS = {
     "list": cmd_list,
     "show": cmd_show,
     "tree": cmd_tree,
+    "exploit": cmd_exploit,
 }

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 
 from arena.errors import ParameterError
-from arena.game import CHANCE, Game
+from arena.game import CHANCE, JOINT, Game
 from arena.opening import Opening, OpeningsError, split_text
 from arena.plugins import Registry
 
@@ -107,11 +107,24 @@ def make_openings(game: Game, count: int, plies: int, seed: int, attempts: int =
 
 
 def _random_opening(game: Game, plies: int, rng: random.Random, tries: int = 100) -> tuple[str, ...]:
-    chance = getattr(getattr(game, "model", None), "chance", False)  # stand-ins for games in tests have no model
+    model = getattr(game, "model", None)  # stand-ins for games in tests have no model
+    chance, hidden = getattr(model, "chance", False), getattr(model, "hidden", False)
+    joint = getattr(model, "simultaneous", False)
     for _ in range(tries):
         state, moves = game.initial_state(), []
         while len(moves) < plies:
-            if chance and game.to_move(state) == CHANCE:  # outcomes drawn by their probabilities
+            mover = game.to_move(state)
+            if hidden and mover == CHANCE:
+                return tuple(moves)  # a deal comes from the run's secret dice, never from the seed
+            if joint and mover == JOINT:  # a random move for each acting seat
+                choice = tuple(rng.choice(list(game.legal_moves_for(state, s))) for s in game.acting(state))
+                after = game.apply_joint(state, choice)
+                if game.is_terminal(after):
+                    break
+                moves.extend(game.move_text(state, m) for m in choice)
+                state = after
+                continue
+            if chance and mover == CHANCE:  # outcomes drawn by their probabilities
                 drawn = [(o, float(p)) for o, p in game.chance_outcomes(state) if not game.is_terminal(game.apply(state, o))]
                 options, weights = [o for o, _ in drawn], [p for _, p in drawn]
             else:

@@ -2,6 +2,12 @@
 
 Bots are named, given budgets and supervised as in ``arena run``: the same bot syntax
 (``[NAME=]SPEC[@BUDGET]``), the same default budget and the same watchdog.
+
+The terminal shows the whole game, ply by ply, except where a person plays a game of hidden
+information: then it shows every ply as all seats saw it, the person's own moves in full and
+before each of them the person's observation, never the position, until the game is over;
+then the whole game (every ply, deals included, and the final position), as at a showdown.
+Two people at one terminal see each other's observations: the terminal is shared.
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ from arena.execution.isolation import RemoteBot, host_pool
 from arena.front.options import overrides
 from arena.front.settings import UsageError, parse_entrant, settings
 from arena.execution.sandbox.probing import check_sandbox
-from arena.front.tournament import short_names
-from arena.game import Game
+from arena.front.entrants import short_names
+from arena.game import JOINT, Game
 from arena.limits import Limits
 from arena.plugins import Registry
 from arena.records import GameRecord, MoveRecord
 from arena.referee import play_game
+from arena.view import check_in_process
 
 #: Bot parameters that bound a bot's own search; with none of them set and no budget, a move may never end.
 OWN_LIMITS = ("depth", "max_depth", "playouts")
@@ -62,28 +69,23 @@ def cmd_play(registry: Registry | None, args) -> int:
     # 63 bits: in a game with chance the dice come from the seed (a game replays with --seed), so
     # a bot must not be able to search the seeds its own could come from
     seed = args.seed if args.seed is not None else random.randrange(1 << 63)
+
+    # search bots play in supervised processes, as in tournaments; a person plays here
+    plugins = tuple(args.plugin)  # the bot processes load them too
+    players = [RemoteBot(b.spec, registry.hosts(b.spec) or (registry.plugins if registry.sandboxed else plugins), limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
+    check_in_process(game, players, bool(values["trusted"]))  # before anything is printed: one line
     print(header(game, names, bots, budgets, seed))
 
     people = [bot.interactive for bot in bots]
     for bot in bots:
         if bot.interactive and args.quiet:
             bot.show_board = True  # a person needs the board before each move
-    last = [game.initial_state()]
-
-    def show(state, record: MoveRecord):
-        last[0] = state
-        mover = None if game.is_terminal(state) else game.to_move(state)
-        person_next = mover is not None and mover >= 0 and people[mover]
-        if not args.quiet or person_next:
-            print(f"\n{move_line(record, names[record.player] if record.player >= 0 else 'chance', game)}")
-        if not args.quiet:
-            print(game.render(state))
-
-    if not args.quiet:
+    # a person at a game of hidden information sees only their own observations (their bot shows
+    # them) and every ply as all seats see it, until the game ends
+    private = game.model.hidden and any(people)
+    show, last = _display(game, names, people, args.quiet, private)
+    if not args.quiet and not private:
         print(game.render(last[0]))
-    # search bots play in supervised processes, as in tournaments; a person plays here
-    plugins = tuple(args.plugin)  # the bot processes load them too
-    players = [RemoteBot(b.spec, registry.hosts(b.spec) or (registry.plugins if registry.sandboxed else plugins), limits) if args.isolate and not (b.interactive or b.external) else b for b in bots]
     try:
         record = play_game(
             game, players, budgets=budgets, seed=seed, observer=show, names=names, time_margin=limits.time_margin,
@@ -94,10 +96,46 @@ def cmd_play(registry: Registry | None, args) -> int:
         for bot in bots:
             if bot.external:
                 bot.close()
-    if args.quiet:
+    if private:  # the game is over: the whole of it, as at a showdown
+        print("\nthe whole game: " + " ".join(m.move for m in record.moves))
+    if args.quiet or private:
         print(game.render(last[0]))
     print(f"\n{result_line(game, record)}")
     return 0
+
+
+def _display(game: Game, names, people, quiet: bool, private: bool):
+    """The referee's observer for ``arena play`` and the last state it saw (a one-item list).
+
+    Each ply gets a line; the position is drawn after each turn (after the whole of a joint
+    move, whose plies come one by one). ``private``: a person plays a game of hidden
+    information, so a ply shows as every seat saw it (``Game.public_text``), a person's own in
+    full, and no position is drawn."""
+    last = [game.initial_state()]
+    turn = [game.initial_state(), []]  # the state before the turn under way, and its plies' lines so far
+
+    def show(state, record: MoveRecord):
+        before, lines = turn
+        last[0] = state
+        who = names[record.player] if record.player >= 0 else "chance"
+        if private and not (record.player >= 0 and people[record.player]):
+            public = game.public_text(before, game.parse_move(record.move))
+            lines.append(f"move {record.ply + 1}: chance gives {public}" if record.player < 0
+                         else f"move {record.ply + 1}: {game.player_name(record.player)} ({who}) plays {public}")
+        else:
+            lines.append(move_line(record, who, game))
+        if game.to_move(before) == JOINT and len(lines) < len(game.acting(before)):
+            return  # the joint move's other plies are still to come
+        turn[:] = [state, []]
+        mover = None if game.is_terminal(state) else game.to_move(state)
+        upcoming = () if mover is None else game.acting(state) if mover == JOINT else (mover,)
+        if not quiet or private or any(s >= 0 and people[s] for s in upcoming):
+            for line in lines:
+                print(f"\n{line}")
+        if not quiet and not private:
+            print(game.render(state))
+
+    return show, last
 
 
 def unbounded(bot, budget: Budget) -> bool:

@@ -1,5 +1,5 @@
-"""``arena report``, ``arena list`` and ``arena show``: a stored tournament's report, its
-games, and one game replayed."""
+"""``arena report`` and ``arena list``: a stored tournament's report and its games
+(``arena show``, one game replayed, is ``arena.front.show``)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from arena.formats import stored_format
-from arena.opening import split_text
-from arena.front.play import move_line
 from arena.front.settings import UsageError
 from arena.errors import ArenaError
 from arena.plugins import Registry, get_registry
-from arena.records import MoveRecord, Termination, points
+from arena.records import Termination, points
 
 REPORT_FORMATS = ("text", "csv", "markdown", "json", "html")
 SUFFIXES = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".csv": "csv", ".json": "json",
@@ -197,7 +195,7 @@ def check_run_anchors(view, config, registry: Registry) -> None:
     (by its display name, or its spec); a plugin not loaded yet leaves the check to the end."""
     if not view.anchors:
         return
-    from arena.front.tournament import with_short_names
+    from arena.front.entrants import with_short_names
 
     try:
         named = with_short_names(config, registry or get_registry()).bots
@@ -337,34 +335,6 @@ def _print_table(rows: list[tuple[str, ...]], right: tuple[int, ...] = ()) -> No
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     for row in rows:
         print("  ".join(c.rjust(w) if k in right else c.ljust(w) for k, (c, w) in enumerate(zip(row, widths))).rstrip())
-
-
-def cmd_show(registry: Registry, args) -> int:
-    from results.store import Store
-
-    with Store(args.db, create=False) as store:
-        tournament = store.tournament(args.tournament)
-        row, moves = store.game(tournament, args.game_id)
-    opening = split_text(row["opening"])  # "[fen=...] e7e5": a position of an openings file, then moves
-    game = registry.game(opening.game_spec(tournament.game))
-    names = row["seats"]
-    seated = " vs ".join(f"{game.player_name(p)}: {name}" for p, name in enumerate(names))
-    print(f"{tournament.name} game {row['game_id']}: {seated}, seed {row['seed']}")
-    budgets = {b["name"]: b.get("budget") for b in tournament.config.get("bots", ())}
-    print("budgets: " + ", ".join(f"{name} {budgets.get(name) or 'not recorded'}" for name in dict.fromkeys(names)))
-    state = game.play(opening.moves)
-    if row["opening"]:
-        print(f"opening: {row['opening']}")
-    print(game.render(state))
-    for m in moves:
-        record = MoveRecord(
-            m["ply"], m["player"], m["move"], m["nodes"], m["seconds"], m["depth"], m["score"], tuple(m["pv"].split())
-        )
-        state = game.apply(state, game.parse_move_in(state, m["move"]))
-        print(f"\n{move_line(record, names[m['player']], game)}")
-        print(game.render(state))
-    print(f"\nresult {row['result']} ({row['termination']}): {row['message']}")
-    return 0
 
 
 def finish(result, db, html: Path | None, registry, *, after: str = "", failed: str = "", view=None) -> int:

@@ -22,7 +22,8 @@ from arena.front.settings import RunSettings
 from arena.front import growth, interrupt
 from arena.opening import stored_text
 from arena.execution.sandbox import probing
-from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate, with_short_names
+from arena.front.entrants import with_short_names
+from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate
 from arena.formats.base import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)
 from results.rows import game_rows
 from results.store import RunLock, Store, Tournament

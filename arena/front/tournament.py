@@ -6,11 +6,10 @@ import json
 import random
 import typing
 from dataclasses import InitVar, dataclass, field, replace
-from typing import Sequence
 
 from arena.budget import Budget
 from arena.dice import Dice, game_context, table_context
-from arena.errors import ArenaError, ParameterError
+from arena.errors import ParameterError
 from arena.execution.task import GameTask
 from arena.front.openings import OpeningBook, make_openings
 from arena.execution.sandbox.probing import check_sandbox
@@ -21,7 +20,6 @@ from arena.formats.base import Format
 from arena.formats.roundrobin import RoundRobin
 from arena.front.tables import check_tables, seating_rounds, table_schedule
 from arena.limits import DEFAULT_LIMITS, Limits
-from arena.params import parse_spec
 from arena.plugins import Registry
 
 #: How games are laid out, stored with each tournament; tournaments stored without it
@@ -380,30 +378,3 @@ def round_openings(config: TournamentConfig, game: Game, count: int) -> list:
     if config.opening_book is not None:
         return config.opening_book.rounds(count, config.seed)
     return make_openings(game, count, config.opening_plies, config.seed)
-
-
-def short_names(entrants: Sequence[Entrant], registry: Registry) -> tuple[Entrant, ...]:
-    """``entrants`` with the bot's short name (``Bot.short_name``; an engine's program) for
-    each one entered without a display name, where that name is unique in the field."""
-    wanted = []
-    for entrant in entrants:
-        short = None
-        if entrant.name == entrant.spec:
-            try:
-                name, text = parse_spec(entrant.spec)
-                short = registry.bot_class(name).short_name(text)
-            except ArenaError:
-                short = None  # a bad spec is reported where it is built
-        wanted.append(short)
-    taken = [e.name for e, short in zip(entrants, wanted) if short is None]
-    unique = {s for s in wanted if s is not None and wanted.count(s) == 1 and s not in taken}
-    return tuple(replace(e, name=s) if s in unique else e for e, s in zip(entrants, wanted))
-
-
-def with_short_names(config: TournamentConfig, registry: Registry) -> TournamentConfig:
-    """``config`` with ``short_names`` given to its bots (its challengers renamed alike)."""
-    bots = short_names(config.bots, registry)
-    renamed = {old.name: new.name for old, new in zip(config.bots, bots)}
-    if not _challengers(config):
-        return replace(config, bots=bots)
-    return replace(config, bots=bots, challengers=tuple(renamed.get(c, c) for c in _challengers(config)))

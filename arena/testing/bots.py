@@ -7,11 +7,13 @@ import time
 
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
-from arena.game import Game
+from arena.game import JOINT, Game
 from arena.limits import DEFAULT_LIMITS
 from arena.referee import _find, ask
 from arena.testing.games import check_game
 from arena.testing.playout import _line, _require, random_playout
+from arena.turns import plies
+from arena.view import make_view
 
 #: Budgets every bot must respect in ``check_bot``.
 DEFAULT_BUDGETS = (Budget(nodes=200), Budget(time=0.05))
@@ -36,19 +38,25 @@ def check_bot(
     _require("check_bot", bot=(bot, Bot), game=(game, Game), positions=(positions, int), seed=(seed, int))
     why = bot.suitable(game)
     assert why is None, f"check_bot: bot {bot.spec!r} refuses {game.name}: {why}"
-    chance = game.model.chance
+    chance, imperfect = game.model.chance, game.model.imperfect
     rng = random.Random(seed)
     checked = 0
     for budget in budgets:
         for _ in range(positions):
             moves = random_playout(game, rng)
-            moves = moves[: rng.choice(_decisions(game, moves)) if chance else rng.randrange(len(moves))]
-            state = game.play(moves)
+            if imperfect:  # a seat's view at a decision, never the state
+                cut, seat, asked = rng.choice(_views(game, moves))
+                moves, state = moves[:cut], asked
+                legal = asked.legal
+            else:
+                moves = moves[: rng.choice(_decisions(game, moves)) if chance else rng.randrange(len(moves))]
+                state = asked = game.play(moves)
+                seat = game.to_move(state)
+                legal = game.legal_moves(state)
             where = f"bot {bot.spec!r} in {game.name} after {_line(game, moves)} with budget {budget}"
             bot_seed = rng.getrandbits(32)
-            answer, counter, seconds = _timed_ask(bot, game, moves, state, budget, bot_seed, where)
+            answer, counter, seconds = _timed_ask(bot, game, moves, asked, seat, budget, bot_seed, where)
             move = answer.move if isinstance(answer, Decision) else answer
-            legal = game.legal_moves(state)
             assert _find(legal, move) is not None, f"{where}: illegal move {move!r}; legal: {legal!r}"
             if budget.nodes is not None:
                 assert counter.nodes <= budget.nodes, f"{where}: searched {counter.nodes} nodes"
@@ -57,7 +65,7 @@ def check_bot(
                 # asked again, and only a bot that overruns every time fails
                 times = [seconds]
                 while seconds > budget.time + time_margin and len(times) < TIME_ATTEMPTS:
-                    seconds = _timed_ask(bot, game, moves, state, budget, bot_seed, where)[2]
+                    seconds = _timed_ask(bot, game, moves, asked, seat, budget, bot_seed, where)[2]
                     times.append(seconds)
                 shown = ", ".join(f"{t:.3f}s" for t in times)
                 assert seconds <= budget.time + time_margin, f"{where}: took {shown}"
@@ -75,14 +83,27 @@ def _decisions(game: Game, moves) -> list[int]:
     return out
 
 
-def _timed_ask(bot: Bot, game: Game, moves, state, budget: Budget, seed: int, where: str):
-    """One answer of ``bot`` in ``state`` (reached by ``moves``) as the referee asks for it,
-    its counter and its wall-clock seconds."""
+def _views(game: Game, moves) -> list[tuple]:
+    """Where a playout asks a seat to move in a game of views: ``(plies before, seat, view)``,
+    every acting seat of a joint move."""
+    out, history, start = [], [], 0
+    for ply, (state, seat, move) in enumerate(plies(game, moves)):
+        if seat < 0 or game.to_move(state) != JOINT or seat == game.acting(state)[0]:
+            start = ply  # a joint move starts at its first acting seat
+        if seat >= 0:
+            out.append((start, seat, make_view(game, state, seat, tuple(history[:start]))))
+        history.append(game.public_text(state, move))
+    return out
+
+
+def _timed_ask(bot: Bot, game: Game, moves, state, seat: int, budget: Budget, seed: int, where: str):
+    """One answer of ``bot`` in ``state`` (reached by ``moves``; a view in a game of views) as
+    the referee asks for it, its counter and its wall-clock seconds."""
     counter = Counter(budget)
     start = time.perf_counter()
     try:
-        bot.new_game(game, game.to_move(state), seed)
-        if moves and hasattr(bot, "opening"):  # as the referee tells bots an opening
+        bot.new_game(game, seat, seed)
+        if moves and hasattr(bot, "opening") and not game.model.imperfect:  # as the referee tells bots an opening
             bot.opening(tuple(game.line_text(game.initial_state(), moves)))
         answer, _ = ask(bot, game, state, counter)  # counted as the arena counts
     except BudgetExhausted:

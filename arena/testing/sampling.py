@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from arena.dice import Dice, seed_key
 from arena.game import CHANCE, Game
-from arena.testing.playout import random_playout
+from arena.testing.playout import OneSeatAtATime, random_playout
 
 #: Below this p-value the draws are taken not to follow the rule book's probabilities.
 LEVEL = 0.01
@@ -36,6 +36,8 @@ class SamplingReport:
 def check_sampling(game: Game, *, draws: int = 100_000, nodes: int = 3, seed: int = 0) -> SamplingReport:
     """Draw ``draws`` outcomes at each of up to ``nodes`` distinct chance nodes (found by seeded
     random playouts) as the referee does; fail if a node's counts give p <= ``LEVEL``."""
+    if game.model.simultaneous:  # its playouts replayed a move at a time
+        game = OneSeatAtATime(game)
     found = _chance_nodes(game, nodes, random.Random(seed))
     assert found or not game.model.chance, f"{game.name}: declares chance but no playout reached a chance node"
     dice = Dice(seed_key(seed))

@@ -5,7 +5,9 @@ Both run their engine in a process of their own (``bots.engine.process``, superv
 bot process: cgroup, output and memory limits, bubblewrap under ``--sandbox``), so workers
 build them locally even when bots are isolated (``ProgramBot``). A bot keeps its engine from
 game to game while it is healthy; after any fault the engine and its children are killed,
-and the next game starts a fresh one.
+and the next game starts a fresh one. In a game of hidden information every game starts a
+fresh engine, in an empty scratch folder, and the engine is told its seat's view
+(``bots.engine.views``), never the state.
 
 Specs: ``cmd`` is split as a shell would (``engine:cmd=./bot --level 3``; ``'my bot'`` for a
 path with a space); a comma ends it, since the spec's keys are comma-separated. On a

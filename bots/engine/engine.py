@@ -17,9 +17,11 @@ from arena.execution.channel import plain
 from bots.engine.info import BadUtilities, read_info
 from bots.engine.process import EngineProcess, find_program
 from bots.engine.options import EngineOption, check_options, parse_option
+from bots.engine.views import legal_texts, view_lines, view_move
 from arena.game import Game, texts_need_state
 from arena.params import format_value, param
 from arena.records import Termination
+from arena.view import View
 
 #: Programs that run a script named after them (the script names the engine, not them).
 INTERPRETER = re.compile(r"^(python|pypy|node|java|ruby|perl|php|Rscript|julia|bash|sh|dotnet|mono)[0-9.]*(\.exe)?$")
@@ -120,12 +122,14 @@ class EngineBot(ProgramBot):
         """A fresh engine, handshaken, its options set and ready to play ``game``."""
         limits = self.limits
         self._playing = game.name
+        hidden = {"scratch": True} if game.model.hidden else {}  # an empty folder to work in, removed after the game
         engine = EngineProcess(
             self.argv(),
             memory_bytes=limits.memory_bytes,
             output_bytes=limits.output_bytes,
             write_timeout=limits.watchdog,
             sandbox=limits.sandbox,
+            **hidden,
         )
         try:
             deadline = time.perf_counter() + self.startup
@@ -179,8 +183,9 @@ class EngineBot(ProgramBot):
         self._seat = player
         spec = full_spec(game)
         engine = self.engine
-        # a sandboxed engine lives for one game: nothing it leaves reaches the next
-        if engine is None or not engine.alive() or spec != self._spec or self.limits.sandbox:
+        # a sandboxed engine, and any in a game of hidden information, lives for one game: nothing
+        # it leaves (or remembers of a deal) reaches the next
+        if engine is None or not engine.alive() or spec != self._spec or self.limits.sandbox or game.model.hidden:
             self.close()
             self._spec = spec
             self.engine = engine = self._start(game)
@@ -206,10 +211,14 @@ class EngineBot(ProgramBot):
 
     def choose(self, game: Game, state, budget: Counter):
         engine = self.engine
-        if not self._told:  # asked outside a game the referee plays (a test, a tool)
-            self._follow(state)
         engine.new_move()
-        engine.send(self.position_line())
+        if isinstance(state, View):  # the seat's view: the public history, its observation and legal moves
+            for line in view_lines(self._game, state):
+                engine.send(line)
+        else:
+            if not self._told:  # asked outside a game the referee plays (a test, a tool)
+                self._follow(state)
+            engine.send(self.position_line())
         limits = budget.budget
         engine.send(self.go_line(limits))
         seconds = movetime(limits)
@@ -251,6 +260,8 @@ class EngineBot(ProgramBot):
         game = self._game
         words = line.split()
         text = words[1] if len(words) > 1 else ""
+        if isinstance(state, View):
+            return self._view_decision(engine, state, text, info, limits)
         try:
             move = game.parse_move_in(state, text)
         except Exception as exc:
@@ -262,6 +273,23 @@ class EngineBot(ProgramBot):
             raise engine.fault(
                 Termination.ILLEGAL_MOVE, "played an illegal move", f"{plain(text)!r} in {game.name}; legal: {shown}"
             )
+        nodes = self._nodes(engine, info, limits)
+        if not self._told:
+            self._state = game.apply(state, move)
+            self._moves.append(game.move_text(state, move))
+        return Decision(move, info.get("score"), info.get("depth"), self._pv(state, info.get("pv", ())), nodes)
+
+    def _view_decision(self, engine: EngineProcess, view: View, text: str, info: dict, limits) -> Decision:
+        """The move of an engine told a view: one of its legal moves (no principal variation:
+        the moves after it cannot be read without the state)."""
+        move = view_move(self._game, view, text)
+        if move is None:
+            raise engine.fault(Termination.ILLEGAL_MOVE, "played an illegal move",
+                               f"{plain(text)!r} in {self._game.name}; legal: {', '.join(legal_texts(self._game, view))}")
+        return Decision(move, info.get("score"), info.get("depth"), (), self._nodes(engine, info, limits))
+
+    def _nodes(self, engine: EngineProcess, info: dict, limits) -> int:
+        """The nodes the engine reported; over a node budget a fault if ``strict``."""
         nodes = info.get("nodes", 0)
         if self.strict and limits.nodes is not None and nodes > limits.nodes:
             raise engine.fault(
@@ -269,10 +297,7 @@ class EngineBot(ProgramBot):
                 "broke go nodes",
                 f"reported {nodes:,} nodes for a budget of {limits.nodes:,} (strict)",
             )
-        if not self._told:
-            self._state = game.apply(state, move)
-            self._moves.append(game.move_text(state, move))
-        return Decision(move, info.get("score"), info.get("depth"), self._pv(state, info.get("pv", ())), nodes)
+        return nodes
 
     def _pv(self, state, texts) -> tuple:
         """The principal variation's moves from ``state``, as far as they read as moves."""
@@ -347,8 +372,9 @@ class ArenaEngine(EngineBot):
     name = "engine"
     description = "an engine in any language speaking the arena protocol: engine:cmd=./bot --level 3"
     hello, hello_ok = "arena 1", "arenaok"
-    # outcomes come as moves of the position line; seats as ``newgame SEAT of N`` (docs/protocol.md)
-    handles = frozenset({"chance", "players", "nonzero-sum"})
+    # outcomes come as moves of the position line; seats as ``newgame SEAT of N``; in games of hidden
+    # information or simultaneous moves, the seat's view (bots.engine.views; docs/protocol.md)
+    handles = frozenset({"chance", "players", "nonzero-sum", "simultaneous", "hidden"})
 
 
 def movetime(limits) -> float | None:

@@ -21,13 +21,14 @@ import selectors
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 import weakref
 
 from arena.errors import BotFault
 from arena.execution import cgroup
 from arena.execution.sandbox import bubblewrap as sandboxing
-from arena.execution.hosts import output_file
+from arena.execution.hosts import output_file, undumpable
 from arena.records import Termination
 
 #: Folders searched after PATH for a program named without a folder (Debian puts Stockfish in /usr/games).
@@ -63,6 +64,8 @@ class EngineProcess:
 
     With ``sandbox``, the engine runs under bubblewrap, seeing the folders its command line
     names read-only and a scratch folder of its own (see arena.execution.sandbox.bubblewrap).
+    With ``scratch`` (a game of hidden information), it starts in an empty folder of its own,
+    also its HOME and TMPDIR, removed when it is closed.
     """
 
     def __init__(
@@ -73,6 +76,7 @@ class EngineProcess:
         output_bytes: int = 1 << 20,
         write_timeout: float = 60.0,
         sandbox: bool = False,
+        scratch: bool = False,
     ):
         self.argv = list(argv)
         self.write_timeout = write_timeout
@@ -94,10 +98,19 @@ class EngineProcess:
             preexec_fn=_hard_limits(memory_bytes, output_bytes, self.tree),
             bufsize=0,
         )
+        # a game of hidden information: an empty folder of its own to work in, removed with it (a
+        # sandbox has one anyway), and a referee whose memory it cannot read through /proc
+        self.scratch = tempfile.mkdtemp(prefix="arena-scratch-") if scratch and not sandbox else None
+        if scratch:
+            undumpable()
         try:
             if sandbox:
                 launch, box = sandboxing.engine_argv(self.argv)
                 self.proc = sandboxing.popen(launch, box, **options)
+            elif self.scratch is not None:
+                env = dict(os.environ, HOME=self.scratch, TMPDIR=self.scratch)
+                launch = sandboxing.engine_argv(self.argv)[0]  # its paths made absolute: it starts in the scratch folder
+                self.proc = subprocess.Popen(launch, cwd=self.scratch, env=env, **options)
             else:
                 self.proc = subprocess.Popen(self.argv, **options)
         except FileNotFoundError:
@@ -317,6 +330,9 @@ class EngineProcess:
             self.log = -1
         if self.tree is not None:
             self.tree.close()
+        if getattr(self, "scratch", None) is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
 
 def _kill_group(proc: subprocess.Popen, tree) -> None:

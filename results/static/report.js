@@ -79,9 +79,12 @@ const board = document.getElementById("board");
 const plyInput = document.getElementById("ply");
 const slider = document.getElementById("ply-slider");
 const movesBody = document.querySelector("#moves-table tbody");
+const viewBox = document.getElementById("replay-view");
+const viewSelect = document.getElementById("view-seat");
 let packed = null; // game id -> base64 of gzipped JSON, parsed on first use
 let current = null; // the open game's data
 let ply = 0;
+let viewer = null; // the seat whose view is shown (a game with hidden information), or null: the whole game
 
 async function unpack(text) {
   const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -112,6 +115,12 @@ function mover(m, data) {
   return `${data.names[m.player]}: ${seatBot(data, m.player)}`;
 }
 
+// a ply's move as the viewer saw it: the seat's own in full, any other as every seat saw it
+function moveText(data, k) {
+  const m = data.moves[k];
+  return viewer === null || m.player === viewer ? m.move : data.public[k] ?? "?";
+}
+
 function listMoves(data) {
   movesBody.replaceChildren();
   data.moves.forEach((m, k) => {
@@ -119,22 +128,42 @@ function listMoves(data) {
     row.dataset.ply = k + 1; // the board after this move
     if (m.player === null) row.className = "opening";
     else if (m.player < 0) row.className = "chance";
+    const own = viewer === null || m.player === viewer; // another seat's search says what it held
     cell(row, m.ply, true);
     cell(row, mover(m, data));
-    cell(row, m.move);
-    cell(row, number(m.nodes), true);
-    cell(row, number(m.depth), true);
-    cell(row, m.score === null || m.score === undefined ? "–" : number(m.score, 3), true);
+    cell(row, moveText(data, k));
+    cell(row, own ? number(m.nodes) : "–", true);
+    cell(row, own ? number(m.depth) : "–", true);
+    cell(row, !own || m.score === null || m.score === undefined ? "–" : number(m.score, 3), true);
     cell(row, m.seconds === null || m.seconds === undefined ? "–" : number(m.seconds, 3), true);
     row.addEventListener("click", () => show(k + 1));
   });
 }
 
+// a joint move's plies (data.moves[k].joint: its first and last ply) are one turn: shown after all of it
+function settle(target) {
+  const m = current.moves[target - 1];
+  return m && m.joint ? m.joint[1] : target;
+}
+
+function turnStart(at) {
+  const m = current.moves[at - 1];
+  return m && m.joint ? m.joint[0] : at;
+}
+
+function played(k) {
+  const move = current.moves[k];
+  if (move.player !== null && move.player < 0) return `chance gave ${moveText(current, k)}`;
+  const who = move.player !== null ? `${current.names[move.player]} (${seatBot(current, move.player)})` : "opening";
+  return `${who} played ${moveText(current, k)}`;
+}
+
 function show(target) {
   const last = current.boards.length - 1;
-  ply = Math.max(0, Math.min(last, target));
-  const text = current.boards[ply].map((i) => current.parts[i]).join("");
-  if (current.kind === "svg") {
+  ply = Math.min(last, settle(Math.max(0, Math.min(last, target))));
+  const parts = viewer === null ? current.boards[ply] : current.seen[viewer][ply];
+  const text = parts.map((i) => current.parts[i]).join("");
+  if (current.kind === "svg" && viewer === null) {
     board.innerHTML = text; // drawn by the game's own svg hook
   } else {
     const pre = document.createElement("pre");
@@ -142,17 +171,17 @@ function show(target) {
     board.replaceChildren(pre);
   }
   plyInput.value = slider.value = ply;
-  const move = current.moves[ply - 1];
-  let said = "";
-  if (move && move.player !== null && move.player < 0) said = `chance gave ${move.move}`;
-  else if (move) {
-    const who = move.player !== null ? `${current.names[move.player]} (${seatBot(current, move.player)})` : "opening";
-    said = `${who} played ${move.move}`;
-  }
+  const turn = []; // every ply of the turn shown: one, or the parts of a joint move
+  for (let k = Math.max(turnStart(ply), 1) - 1; k < ply; k++) turn.push(played(k));
+  const said = turn.join(" and ");
   document.getElementById("ply-text").textContent = ply === 0 ? `ply 0 of ${last}: the start` : `ply ${ply} of ${last}: ${said}`;
   document.getElementById("replay-result").textContent =
     ply === current.moves.length ? `result ${current.result} (${current.termination}): ${current.message}` : "";
-  for (const row of movesBody.rows) row.classList.toggle("current", Number(row.dataset.ply) === ply);
+  const first = turnStart(ply);
+  for (const row of movesBody.rows) {
+    const at = Number(row.dataset.ply);
+    row.classList.toggle("current", at >= first && at <= ply);
+  }
   const row = movesBody.rows[ply - 1];
   if (row) row.scrollIntoView({ block: "nearest" });
 }
@@ -168,10 +197,23 @@ async function openReplay(id) {
   error.hidden = !current.error;
   error.textContent = current.error || "";
   plyInput.max = slider.max = current.boards.length - 1;
+  viewer = null;
+  viewSelect.replaceChildren(new Option("the whole game", ""));
+  if (current.seen) {
+    current.names.forEach((name, seat) =>
+      viewSelect.append(new Option(`what ${name} (${seatBot(current, seat)}) saw`, String(seat))));
+  }
+  viewBox.hidden = !current.seen;
   listMoves(current);
   if (!dialog.open) dialog.showModal();
   show(0);
 }
+
+viewSelect.addEventListener("change", () => {
+  viewer = viewSelect.value === "" ? null : Number(viewSelect.value);
+  listMoves(current);
+  show(ply);
+});
 
 document.getElementById("games-table").addEventListener("click", (event) => {
   const button = event.target.closest("button.replay");
@@ -180,14 +222,14 @@ document.getElementById("games-table").addEventListener("click", (event) => {
 dialog.querySelector(".close").addEventListener("click", () => dialog.close());
 dialog.querySelector(".controls").addEventListener("click", (event) => {
   const step = event.target.closest("button")?.dataset.step;
-  const moves = { first: -Infinity, back: ply - 1, forward: ply + 1, last: Infinity };
+  const moves = { first: -Infinity, back: turnStart(ply) - 1, forward: ply + 1, last: Infinity };
   if (step) show(moves[step]);
 });
 plyInput.addEventListener("change", () => show(Number(plyInput.value)));
 slider.addEventListener("input", () => show(Number(slider.value)));
 dialog.addEventListener("keydown", (event) => {
   if (event.target === plyInput) return;
-  const keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: -Infinity, End: Infinity };
+  const keys = { ArrowLeft: turnStart(ply) - 1, ArrowRight: ply + 1, Home: -Infinity, End: Infinity };
   if (event.key in keys) {
     event.preventDefault();
     show(keys[event.key]);
