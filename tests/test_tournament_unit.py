@@ -13,9 +13,10 @@ from arena.formats.gauntlet import Gauntlet
 from arena.formats.roundrobin import RoundRobin
 from arena.formats.swiss import Swiss
 from arena.front.openings import _random_opening
+from arena.front.entrants import absolute_files, short_names, with_short_names
 from arena.front.tournament import (
     SCHEDULE, Entrant, Stage, TournamentConfig, _legacy_seed, from_stored, game_seed,
-    make_openings, make_schedule, round_count, short_names, stored_form, validate, with_short_names,
+    make_openings, make_schedule, round_count, stored_form, validate,
 )
 from arena.front.openings import OpeningBook
 from arena.opening import OpeningsError
@@ -323,3 +324,14 @@ def test_an_sprt_given_as_the_sprt_keyword_is_the_format_and_its_games_are_no_ke
     assert config(format="sprt", sprt=bounds).format == config(format="sprt", sprt=test).format == Sprt(test)
     assert _legacy_keys(Sprt) == ("sprt",) and _legacy_keys(Gauntlet) == ("challengers",)
     assert _legacy_keys(Swiss) == ("rounds",)
+
+
+def test_a_file_a_bot_reads_is_made_absolute_and_its_display_name_kept(tmp_path, monkeypatch):
+    # a bot of a game with hidden information works in a scratch folder of its own: a relative path would miss
+    monkeypatch.chdir(tmp_path)
+    assert absolute_files("policy:file=kuhn.json", REGISTRY) == f"policy:file={tmp_path / 'kuhn.json'}"
+    assert absolute_files("policy:file=/x/k.json", REGISTRY) == "policy:file=/x/k.json"
+    assert absolute_files("uniform", REGISTRY) == "uniform"
+    assert absolute_files("nosuchbot:file=a", REGISTRY) == "nosuchbot:file=a"  # reported where it is built
+    [entrant] = short_names([Entrant("policy:file=kuhn.json", "policy:file=kuhn.json")], REGISTRY)
+    assert entrant.name == "policy:file=kuhn.json" and entrant.spec == f"policy:file={tmp_path / 'kuhn.json'}"

@@ -26,13 +26,11 @@ import sys
 
 from arena.bot import Decision
 from arena.execution import channel
+from arena.execution.confine import drop_privileges
 from arena.referee import legal_index
 from arena.view import View, view_from_texts, view_texts
 
 PR_SET_PDEATHSIG = 1
-PR_CAPBSET_DROP = 24
-PR_SET_NO_NEW_PRIVS = 38
-_CAPABILITY_VERSION_3 = 0x20080522
 
 
 def die_with_parent(parent: int) -> None:
@@ -59,27 +57,6 @@ def limit_resource(kind: int, value: int | None) -> None:
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(kind, (value, value))
-
-
-def drop_privileges() -> None:
-    """Give up every capability, for good, before a bot of a game with hidden information runs:
-    as root it could otherwise read the referee's memory (``/proc/PID/mem``) though the
-    referee is not dumpable. Best effort off Linux."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        for cap in range(64):
-            libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # no exec gets them back
-        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-
-        class Header(ctypes.Structure):
-            _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-        class Data(ctypes.Structure):
-            _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-        libc.capset(ctypes.byref(Header(_CAPABILITY_VERSION_3, 0)), ctypes.byref((Data * 2)()))
-    except (OSError, AttributeError):
-        pass
 
 
 def serve(sock: socket.socket) -> None:

@@ -4,7 +4,6 @@ its own, and the pool that keeps one per bot spec from game to game (``RemoteBot
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import shutil
 import signal
@@ -15,6 +14,7 @@ import tempfile
 
 from arena.errors import BotFault
 from arena.execution import cgroup, channel
+from arena.execution.confine import undumpable
 from arena.execution import host as host_module
 from arena.execution.sandbox import bubblewrap as sandbox
 from arena.execution.specs import bot_class
@@ -30,12 +30,13 @@ class HostProcess:
     that shows it only its plugins' files (see arena.execution.sandbox.bubblewrap): in a sandboxed run,
     ``plugins`` are the bot's own plugin and the game's, and no entry point is loaded."""
 
-    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits, scratch: bool = False):
+    def __init__(self, spec: str, plugins: tuple[str, ...], limits: Limits, scratch: bool = False,
+                 confined: bool = False):
         self.spec = spec
         self.sandboxed = limits.sandbox
         # an empty folder of its own to work in, removed with it (a sandbox has one anyway)
         self.scratch = tempfile.mkdtemp(prefix="arena-scratch-") if scratch and not self.sandboxed else None
-        if scratch:
+        if scratch or confined:  # the bot may not read this process's memory, nor the other bots'
             undumpable()
         argv = [sys.executable, "-m", host_module.__name__]
         ours, theirs = socket.socketpair()
@@ -81,7 +82,7 @@ class HostProcess:
                     "entry_points": not limits.sandbox,  # sandboxed: its own plugins only
                     "memory_bytes": limits.memory_bytes,
                     "output_bytes": limits.output_bytes,
-                    "confined": scratch,  # a game of hidden information: no capabilities
+                    "confined": scratch or confined,  # no capabilities, not dumpable
                 }
             )
             self.wait(HOST_START_TIMEOUT, "start")
@@ -193,15 +194,6 @@ def bot_files(spec: str) -> tuple[str, ...]:
         return ()
 
 
-def undumpable() -> None:
-    """Make this process (the referee's) not dumpable: a process of the same user without
-    capabilities cannot read its memory or files through ``/proc`` (Linux; best effort)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
-    except (OSError, AttributeError):
-        pass
-
-
 def output_tail(fd: int, size: int = 400) -> str:
     """The last lines (three at most, ``size`` characters at most) a process wrote to file ``fd``."""
     end = os.fstat(fd).st_size
@@ -226,10 +218,12 @@ class HostPool:
         self.idle: dict[tuple, list[HostProcess]] = {}
         self.busy: set[HostProcess] = set()
 
-    def acquire(self, spec: str, plugins: tuple[str, ...], limits: Limits, fresh: bool = False) -> HostProcess:
+    def acquire(self, spec: str, plugins: tuple[str, ...], limits: Limits, fresh: bool = False,
+                confined: bool = False) -> HostProcess:
         """A host for the next game of ``spec``: an idle one, or a new one; ``fresh``: always a new
-        one, with an empty scratch folder, kept for this game only."""
-        key = (spec, plugins, limits.memory_limit, limits.output_limit, limits.sandbox)
+        one, with an empty scratch folder, kept for this game only; ``confined``: one without
+        capabilities, not dumpable (``arena.execution.confine``)."""
+        key = (spec, plugins, limits.memory_limit, limits.output_limit, limits.sandbox, confined or fresh)
         hosts = [] if fresh else self.idle.setdefault(key, [])
         while hosts:
             host = hosts.pop()
@@ -237,7 +231,7 @@ class HostPool:
                 break
             host.close()
         else:
-            host = HostProcess(spec, plugins, limits, scratch=fresh)
+            host = HostProcess(spec, plugins, limits, scratch=fresh, confined=confined)
         host.key = key
         self.busy.add(host)
         return host

@@ -78,7 +78,9 @@ class RemoteBot:
     def new_game(self, game: Game, player: int, seed: int) -> None:
         self.release()
         # a game of hidden information gets a fresh process and scratch folder: nothing carries over
-        self.host = self.pool.acquire(self.spec, self.plugins, self.limits, fresh=game.model.hidden)
+        # and in one of simultaneous moves a confined one: no bot reads another's choice of a turn
+        self.host = self.pool.acquire(self.spec, self.plugins, self.limits, fresh=game.model.hidden,
+                                      confined=game.model.imperfect)
         self.host.new_game()
         self._budget = None
         self._game = uncounted(game)  # reading the host's answers counts no node

@@ -113,7 +113,7 @@ def _random_opening(game: Game, plies: int, rng: random.Random, tries: int = 100
     for _ in range(tries):
         state, moves = game.initial_state(), []
         while len(moves) < plies:
-            mover = game.to_move(state)
+            mover = game.to_move(state) if chance or joint else 0
             if hidden and mover == CHANCE:
                 return tuple(moves)  # a deal comes from the run's secret dice, never from the seed
             if joint and mover == JOINT:  # a random move for each acting seat

@@ -22,6 +22,7 @@ from arena.front.settings import RunSettings
 from arena.front import growth, interrupt
 from arena.opening import stored_text
 from arena.execution.sandbox import probing
+from arena.execution.confine import undumpable
 from arena.front.entrants import with_short_names
 from arena.front.tournament import TournamentConfig, make_schedule, round_count, round_openings, validate
 from arena.formats.base import Leaderboard, Watcher  # noqa: F401 (Watcher: what a run's watch= returns)
@@ -103,6 +104,7 @@ def run_tournament(
             else:
                 tournament = plan.stored
             if game.model.secret:
+                undumpable()  # this process holds the run's secret: no bot process reads it through /proc
                 schedule.with_key(store.chance_key(tournament))
             stored = store.summaries(tournament)
             done = {r["game_id"] for r in stored}

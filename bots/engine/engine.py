@@ -122,7 +122,8 @@ class EngineBot(ProgramBot):
         """A fresh engine, handshaken, its options set and ready to play ``game``."""
         limits = self.limits
         self._playing = game.name
-        hidden = {"scratch": True} if game.model.hidden else {}  # an empty folder to work in, removed after the game
+        # hidden: an empty folder to work in, removed after the game; simultaneous: no capabilities
+        hidden = {"scratch": True} if game.model.hidden else {"confined": True} if game.model.imperfect else {}
         engine = EngineProcess(
             self.argv(),
             memory_bytes=limits.memory_bytes,

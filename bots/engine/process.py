@@ -28,7 +28,8 @@ import weakref
 from arena.errors import BotFault
 from arena.execution import cgroup
 from arena.execution.sandbox import bubblewrap as sandboxing
-from arena.execution.hosts import output_file, undumpable
+from arena.execution.confine import dropper, undumpable
+from arena.execution.hosts import output_file
 from arena.records import Termination
 
 #: Folders searched after PATH for a program named without a folder (Debian puts Stockfish in /usr/games).
@@ -65,7 +66,9 @@ class EngineProcess:
     With ``sandbox``, the engine runs under bubblewrap, seeing the folders its command line
     names read-only and a scratch folder of its own (see arena.execution.sandbox.bubblewrap).
     With ``scratch`` (a game of hidden information), it starts in an empty folder of its own,
-    also its HOME and TMPDIR, removed when it is closed.
+    also its HOME and TMPDIR, removed when it is closed; with ``scratch`` or ``confined`` (a
+    game of simultaneous moves) it starts without capabilities and the referee is not
+    dumpable (``arena.execution.confine``).
     """
 
     def __init__(
@@ -77,6 +80,7 @@ class EngineProcess:
         write_timeout: float = 60.0,
         sandbox: bool = False,
         scratch: bool = False,
+        confined: bool = False,
     ):
         self.argv = list(argv)
         self.write_timeout = write_timeout
@@ -95,13 +99,15 @@ class EngineProcess:
             stdout=subprocess.PIPE,
             stderr=self.log,
             start_new_session=True,  # its own process group: killpg reaches its children
-            preexec_fn=_hard_limits(memory_bytes, output_bytes, self.tree),
+            # under the sandbox bubblewrap drops them itself, once it has made its namespaces
+            preexec_fn=_hard_limits(memory_bytes, output_bytes, self.tree,
+                                    dropper() if (scratch or confined) and not sandbox else None),
             bufsize=0,
         )
         # a game of hidden information: an empty folder of its own to work in, removed with it (a
         # sandbox has one anyway), and a referee whose memory it cannot read through /proc
         self.scratch = tempfile.mkdtemp(prefix="arena-scratch-") if scratch and not sandbox else None
-        if scratch:
+        if scratch or confined:
             undumpable()
         try:
             if sandbox:
@@ -349,10 +355,11 @@ def _kill_group(proc: subprocess.Popen, tree) -> None:
     proc.wait()
 
 
-def _hard_limits(memory_bytes: int | None, output_bytes: int, tree: cgroup.Tree | None):
+def _hard_limits(memory_bytes: int | None, output_bytes: int, tree: cgroup.Tree | None, drop=None):
     """What the child runs before the engine: join its tree, and set hard limits on its address
-    space (if any) and on the size of any file it writes (its stderr file among them). System
-    calls only: the runner may have threads, one of which may hold a lock when it forks."""
+    space (if any) and on the size of any file it writes (its stderr file among them); ``drop``:
+    give up its capabilities. System calls only: the runner may have threads, one of which may
+    hold a lock when it forks."""
     join = tree.joiner() if tree is not None else cgroup.subreaper  # no cgroup: orphans stay below it
 
     def limit():
@@ -360,5 +367,7 @@ def _hard_limits(memory_bytes: int | None, output_bytes: int, tree: cgroup.Tree 
         if memory_bytes is not None:
             resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes, output_bytes))
+        if drop is not None:
+            drop()
 
     return limit
