@@ -50,6 +50,9 @@ def make_view(game: Game, state: State, seat: int, history: tuple[str, ...]) -> 
     if not legal or len(legal) > MAX_LEGAL:
         raise ValueError(f"{game.name}: seat {seat} has {len(legal):,} legal moves; 1 to {MAX_LEGAL:,}")
     key = game.information_key(state, seat)
+    if isinstance(key, str) and len(key) > MAX_OBSERVATION:  # it crosses to the bot's process too
+        raise ValueError(f"{game.name}: information key of seat {seat} is {len(key):,} characters; "
+                         f"at most {MAX_OBSERVATION:,}")
     return View(seat, observation, key, legal, history, None if game.model.hidden else state)
 
 

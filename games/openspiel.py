@@ -86,8 +86,12 @@ def suitable(game_type) -> bool:
     of them from 2 up); deterministic or with chance nodes that list their outcomes'
     probabilities (OpenSpiel's explicit stochastic chance); sequential and perfect-information,
     zero-sum with two seats, of any utility with more; or, of any utility, with hidden
-    information or simultaneous moves (games/openspiel_hidden.py ``playable``)."""
+    information or simultaneous moves (games/openspiel_hidden.py ``playable``). Not the games
+    written in Python (``python_*``): OpenSpiel registers them when their module is imported,
+    so the games found would depend on what ran before."""
     GameType = type(game_type)
+    if game_type.short_name.startswith("python_"):  # registered only once its Python module is imported
+        return False
     seats = game_type.min_num_players <= 2 <= game_type.max_num_players or game_type.min_num_players > 2
     if seats and imperfect(game_type):
         return playable(game_type)

@@ -27,12 +27,14 @@ from results.html_seats import seat_sections
 from results.render import _number, directory
 from results.replay import pack, replay
 from results.ratings import Fit, View, fit, origin
+from results.cycles import intransitivity
 from results.report import by_colour, standings, terminations
 from results.sprt_report import game_pairs
 
 STANDINGS = {
     "games": "Games", "wins": "Wins", "draws": "Draws", "losses": "Losses", "score": "Points",
-    "score_rate": "Score rate", "win_rate": "Win rate", "elo": "Elo", "±": "Elo ± (95%)",
+    "score_rate": "Score rate", "win_rate": "Win rate", "utility_per_game": "Utility per game",
+    "utility_low": "Utility, 95% low", "utility_high": "Utility, 95% high", "elo": "Elo", "±": "Elo ± (95%)",
     "nodes_per_move": "Nodes per move", "nodes_per_second": "Nodes per second", "depth": "Mean depth",
     "seconds_per_move": "Seconds per move",
 }
@@ -139,7 +141,7 @@ def html(tables, game: Game | None = None, config: dict | None = None, view: Vie
     if seated:
         parts = seat_sections(games, moves, tables.seats, game, view)
     else:
-        parts = _two_seats(games, moves, game, config, view)
+        parts = _two_seats(games, moves, game, config, view, tables.seats)
     drawn, charts_missing = charts(games, moves, about, view, seats=tables.seats if seated else None)
     files = resources.files("results")
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -154,11 +156,13 @@ def html(tables, game: Game | None = None, config: dict | None = None, view: Vie
     )
 
 
-def _two_seats(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None, config: dict | None, view: View) -> dict:
-    """The template's variables for a game of two seats: standings, the crosstable, colours,
-    faults, the format's own sections, the games in pairs and their replays."""
+def _two_seats(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None, config: dict | None, view: View,
+               seats: pd.DataFrame | None = None) -> dict:
+    """The template's variables for a game of two seats: standings (with the utility per game in
+    a game of chips), a significant cycle, the crosstable, colours, faults, the format's own
+    sections, the games in pairs and their replays."""
     fitted = fit(games, anchors=view.anchors)
-    ranked = standings(games, moves, view, fitted)
+    ranked = standings(games, moves, view, fitted, seats=seats)
     sections = stored_format(config).page(games, config, ranked) if config else {}  # an SPRT's verdict, a ladder's table
     order = [str(b) for b in ranked.index]
     names = (game.player_name(0), game.player_name(1)) if game is not None else ("first", "second")
@@ -167,6 +171,7 @@ def _two_seats(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None, conf
     listed, replays = _games(games, moves, game)
     return {
         "seated": False, "standings": table(ranked, STANDINGS), "origin": origin(view.anchors),
+        "cycles": intransitivity(games, order).line(),
         "model": _model(fitted), "superiority": superiority_cells(fitted, view.top),
         "crosstable": _crosstable(games, order), "order": order, "colours": table(by_colour(games, order), colours),
         "faults": table(terminations(games, order), FAULTS), "verdict": sections.get("verdict"),

@@ -36,7 +36,7 @@ def test_bot_returns_legal_move_within_budget(bot, game):
 
 # bots that need more of a game than its model's features say: each says what in its own line
 NEEDS_MORE = {
-    "cfr": "a strategy per information state",  # views: hidden information or simultaneous moves
+    "cfr": "strategy per information state",  # views: hidden information or simultaneous moves
     "regret": "repeated matrix game",  # a payoff per throw (rps)
     "policy": "strategy file",  # built without one
 }

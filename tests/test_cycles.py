@@ -289,3 +289,15 @@ if __name__ == "__main__":
     print(f"false positives, Bradley-Terry five equal bots: {flag_rate(bradley_terry([0] * 5), runs, 15):.4f}")
     ours, naive = edge_levels(runs, 16)
     print(f"one edge at 1/2, 80% of pairs won twice by one bot: pair test {ours:.4f}, games as coin flips {naive:.4f}")
+
+
+def test_the_html_page_flags_the_cycle_under_its_standings(rps_games):
+    from results.html_report import check_jinja, html
+
+    try:
+        check_jinja()
+    except Exception as exc:
+        pytest.skip(str(exc))
+    page = html(rps_games, RockPaperScissors(throws=15))
+    standings = page.split('<section id="standings">', 1)[1].split("</section>", 1)[0]
+    assert "Results are not transitive: " in standings and "cannot represent a cycle" in standings

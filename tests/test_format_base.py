@@ -125,7 +125,7 @@ def test_the_heading_says_the_games_per_pairing_if_the_config_has_them():
 def test_the_report_puts_the_formats_own_tables_before_the_standard_ones(monkeypatch):
     seen = []
 
-    def report(games, moves, view):
+    def report(games, moves, view, seats=None):
         seen.append((games, moves, view))
         return {"standings": "the standings", "crosstable": "the crosstable"}
 

@@ -55,7 +55,7 @@ def error(call, *args) -> str:
 def test_the_keys_are_the_run_defaults_keys_in_order():
     assert KEYS == tuple(DEFAULT_SETTINGS) == (  # the keys a file may hold, as an unknown key's message lists them
         "name", "game", "bots", "budget", "games", "openings", "shuffle", "seed", "format", "challengers", "rounds",
-        "confidence", "max_games", "time_margin", "isolate", "sandbox", "independent_chance", "watchdog", "memory_limit", "output_limit",
+        "confidence", "max_games", "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit",
         "database", "jobs",
     )
     assert set(SPRT_SETTINGS) - set(DEFAULT_SETTINGS) == {"elo0", "elo1", "alpha", "beta", "model", "new", "base"}
@@ -105,7 +105,7 @@ def test_an_unknown_key_is_named_first_with_the_keys_a_file_may_hold(tmp_path):
     assert error(load_file, path) == (
         f"unknown setting 'gmae' in {str(path)!r}; settings: name, game, bots, budget, games, openings, shuffle, "
         "seed, format, challengers, rounds, confidence, max_games, time_margin, isolate, sandbox, "
-        "independent_chance, watchdog, memory_limit, output_limit, database, jobs"
+        "trusted, independent_chance, watchdog, memory_limit, output_limit, database, jobs"
     )
     assert error(load_file, path, ("game", "gmae")) == f"unknown setting 'bost' in {str(path)!r}; settings: game, gmae"
 

@@ -152,3 +152,16 @@ def test_a_game_of_three_seats_has_the_column_with_a_tables_rounds_the_units():
     shares = [[1, 0, 0], [0.5, 0.5, 0], [0, 0, 1]] * 3  # utilities that are the points (rolit's): no column
     games, seats = _table_of_three(shares)
     assert "utility_per_game" not in seat_report(seats, games, moves)["standings"]
+
+
+def test_the_html_page_shows_the_column_with_its_interval():
+    from results.html_report import check_jinja, html
+
+    try:
+        check_jinja()
+    except Exception as exc:
+        pytest.skip(str(exc))
+    tables = frames(kuhn_records(20))
+    page = html(tables, KuhnPoker())
+    standings = page.split('<section id="standings">', 1)[1].split("</section>", 1)[0]
+    assert all(f">{head}<" in standings for head in ("Utility per game", "Utility, 95% low", "Utility, 95% high"))

@@ -150,7 +150,7 @@ class Format:
 
             standard = seat_report(tables.seats, tables.games, tables.moves, view or View())
             return [], standard
-        standard = report(tables.games, tables.moves, view or View(), seats=tables.seats)
+        standard = report(tables.games, tables.moves, view or View(), seats=getattr(tables, "seats", None))
         return [], {**self.own_tables(tables.games, config, standard["standings"]), **standard}
 
     def own_tables(self, games, config: dict, standings) -> dict:
