@@ -184,7 +184,7 @@ def test_value_iteration_finds_neller_and_pressers_value_of_pig_to_100():
     from bots.chance_values import solve
 
     game = Pig()
-    values = solve(game, tolerance=1e-9)
+    values = solve(game, tolerance=1e-6)  # 0.530591 (1e-9: 0.530593), in two thirds of the time
     assert (values.of(game.initial_state()) + 1) / 2 == pytest.approx(0.5306, abs=5e-5)
     assert values.best[game.initial_state()] == "roll"
 

@@ -80,8 +80,9 @@ def test_every_game_of_these_kinds_is_played_or_left_out_for_a_reason():
         model = REGISTRY.games[name].cls.model
         assert model.simultaneous == (short(name) in SIMULTANEOUS_TWO or short(name) == "matching_pennies_3p")
     sequential = pyspiel.GameType.Dynamics.SEQUENTIAL
-    left = {t.short_name for t in pyspiel.registered_games()
-            if (imperfect(t) or t.dynamics != sequential) and not openspiel.suitable(t)}
+    # not the games written in Python: registered only once imported, so never found (openspiel.suitable)
+    left = {t.short_name for t in pyspiel.registered_games() if (imperfect(t) or t.dynamics != sequential)
+            and not openspiel.suitable(t) and not t.short_name.startswith("python_")}
     assert left == SAMPLED_CHANCE | MEAN_FIELD | NEED_PARAMETERS | ONE_PLAYER | set(EXCLUDED)
     for game_type in pyspiel.registered_games():
         if game_type.short_name in SAMPLED_CHANCE:
