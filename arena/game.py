@@ -336,6 +336,16 @@ class Game(Configurable):
         """The state after playing ``moves`` (values or text; chance outcomes among them)
         from ``state`` or the start. At a ``JOINT`` state the next ``len(acting)`` moves are
         the acting seats' (as the referee records them: one ply per seat)."""
+        after = self.initial_state() if state is None else state
+        for _, _, after in self.turns(moves, after):
+            pass
+        return after
+
+    def turns(self, moves: Sequence[Any], state: State | None = None):
+        """Each turn of ``moves`` (as ``play`` reads them) from ``state`` or the start:
+        ``(state, parts, after)``, the state before it, its ``(seat, move)`` parts (one, or one
+        per acting seat of a joint move, in the order of ``acting``) and the state after it.
+        IllegalMoveError at the first move that is not legal where it is played."""
         state = self.initial_state() if state is None else state
         ply, count = 0, len(moves)
         while ply < count:
@@ -344,12 +354,15 @@ class Game(Configurable):
                 if ply + len(seats) > count:
                     raise IllegalMoveError(f"the line of {self.name} ends inside a joint move at ply {ply}")
                 joint = tuple(self._line_move(state, moves[ply + i], ply + i, seat) for i, seat in enumerate(seats))
-                state = self.apply_joint(state, joint)
-                ply += len(seats)
-                continue
-            state = self.apply(state, self._line_move(state, moves[ply], ply))
-            ply += 1
-        return state
+                after = self.apply_joint(state, joint)
+                parts = list(zip(seats, joint))
+            else:
+                move = self._line_move(state, moves[ply], ply)
+                after = self.apply(state, move)
+                parts = [(self.to_move(state), move)]
+            yield state, parts, after
+            state = after
+            ply += len(parts)
 
     def _line_move(self, state: State, move: Any, ply: int, seat: int | None = None) -> Move:
         """``move`` (a value or text) if legal in ``state`` (for ``seat`` at a joint move), else IllegalMoveError."""

@@ -74,28 +74,20 @@ def last_seat(game: Game, opening: Sequence) -> int:
 
 
 def plies(game: Game, line: Sequence):
-    """Each ply of ``line`` (values or text, as ``Game.play`` reads it): ``(state, seat, move)``,
-    the state before it; the parts of a joint move share their state."""
-    state, ply = game.initial_state(), 0
-    while ply < len(line):
-        player = game.to_move(state)
-        if player == JOINT:
-            seats = game.acting(state)
-            joint = tuple(game._line_move(state, line[ply + i], ply + i, seat) for i, seat in enumerate(seats))
-            for seat, move in zip(seats, joint):
-                yield state, seat, move
-            state = game.apply_joint(state, joint)
-            ply += len(seats)
-        else:
-            move = game._line_move(state, line[ply], ply)
-            yield state, player, move
-            state = game.apply(state, move)
-            ply += 1
+    """Each ply of ``line`` (as ``Game.play`` reads it): ``(state, seat, move)``, the state
+    before it; the parts of a joint move share their state (``Game.turns``)."""
+    for state, parts, _ in game.turns(line):
+        for seat, move in parts:
+            yield state, seat, move
 
 
 def ask(seats: Seats, seat: int, asked, legal: Sequence, state: State, ply: int):
     """Ask the bot of ``seat`` for its move (handed ``asked``: the state, or its view) and check
-    the answer as the referee does every move: the move, the ply's record; raises Forfeit."""
+    the answer as the referee does every move: the move, the ply's record; raises Forfeit.
+
+    The same checks as ``arena.referee.play_game``'s loop, which keeps them written out inline:
+    a call and an exception per move would cost the fastest games a measurable share of their
+    time. A check changed in one is changed in the other."""
     names, game = seats.names, seats.game
     counter = seats.counters[seat]
     cpu_clock = seats.cpu_clocks[seat]

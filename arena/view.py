@@ -57,13 +57,15 @@ def make_view(game: Game, state: State, seat: int, history: tuple[str, ...]) -> 
 
 
 def view_texts(game: Game, view: View) -> tuple:
-    """``view`` as plain data for a bot's host process: the legal moves as the game writes them
-    (``format_move``: a game with hidden information writes moves without the state)."""
-    if view.state is not None:
-        legal = tuple(game.move_text(view.state, m) for m in view.legal)
-    else:
-        legal = tuple(game.format_move(m) for m in view.legal)
+    """``view`` as plain data for a bot's host process, its legal moves written by ``move_text``."""
+    legal = tuple(move_text(game, view, m) for m in view.legal)
     return (view.seat, view.observation, view.key, legal, view.history, view.state)
+
+
+def move_text(game: Game, view: View, move: Move) -> str:
+    """A move of ``view`` as the game writes it: in its state where there is one, else without
+    (``format_move``: a game with hidden information writes moves without the state)."""
+    return game.move_text(view.state, move) if view.state is not None else game.format_move(move)
 
 
 def view_from_texts(game: Game, texts: tuple) -> View:

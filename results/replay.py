@@ -20,10 +20,9 @@ import numbers
 import re
 from typing import Iterable, Sequence
 
-from arena.game import JOINT, Game, State
+from arena.game import Game, State
 from arena.opening import split_text
 from arena.params import parse_spec
-from arena.turns import plies
 
 _TAG_END = re.compile(r"(?<=>)")
 
@@ -39,22 +38,6 @@ def _number(value):
     if isinstance(value, numbers.Real) and not math.isnan(value):
         return float(value)
     return None
-
-
-def turns(game: Game, line: Sequence):
-    """Each turn of ``line`` (values or text, as ``Game.play`` reads it): ``(state, parts, after)``,
-    the state before it, its ``(seat, move)`` parts (one, or one per acting seat of a joint move,
-    in the order the referee records them) and the state after it."""
-    joint: list = []
-    for state, seat, move in plies(game, line):
-        if game.model.simultaneous and game.to_move(state) == JOINT:
-            joint.append((seat, move))
-            if len(joint) < len(game.acting(state)):
-                continue
-            parts, joint = joint, []
-            yield state, parts, game.apply_joint(state, tuple(m for _, m in parts))
-        else:
-            yield state, [(seat, move)], game.apply(state, move)
 
 
 def replay(game: Game, row: dict, moves: Iterable[dict], seats: Sequence[str] | None = None) -> dict:
@@ -104,7 +87,7 @@ def replay(game: Game, row: dict, moves: Iterable[dict], seats: Sequence[str] | 
         state = game.initial_state()
         svg = game.svg(state) is not None
         draw(state)
-        for before, played, after in turns(game, [entry["move"] for entry in listed]):
+        for before, played, after in game.turns([entry["move"] for entry in listed]):
             first = len(boards)
             if len(played) > 1:
                 for entry in listed[first - 1:first - 1 + len(played)]:

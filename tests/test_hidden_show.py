@@ -14,7 +14,7 @@ import shutil
 import pytest
 
 from arena.front.cli import main
-from results.replay import board, pack, replay, seen, turns, unpack
+from results.replay import board, pack, replay, seen, unpack
 from tests.plugins.peek import Peek
 
 PLUGIN = "tests.plugins.peek"
@@ -25,7 +25,7 @@ PLUGIN = "tests.plugins.peek"
 def test_a_joint_move_is_one_turn_and_every_replay_shows_the_position_after_it():
     game = Peek()
     line = ["King", "Jack", "hi", "lo", "show"]
-    played = [(len(parts), after) for _, parts, after in turns(game, line)]
+    played = [(len(parts), after) for _, parts, after in game.turns(line)]
     assert [n for n, _ in played] == [1, 1, 2, 1]
     assert played[2][1] == (("King", "Jack"), ("hi", "lo"), None) and played[-1][1] == game.play(line)
     row = {"game_id": 0, "first": "a", "second": "b", "opening": "", "result": "1-0", "termination": "normal",

@@ -13,6 +13,8 @@ the other seat's engine out of it.
 from __future__ import annotations
 
 import ctypes
+import os
+import tempfile
 
 PR_SET_DUMPABLE = 4
 PR_CAPBSET_DROP = 24
@@ -26,6 +28,17 @@ class _Header(ctypes.Structure):
 
 class _Data(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def scratch_folder() -> str:
+    """A new empty folder for one bot process of a game with hidden information to work in
+    (removed with it): nothing it writes there reaches its next game."""
+    return tempfile.mkdtemp(prefix="arena-scratch-")
+
+
+def in_scratch(folder: str) -> dict:
+    """``subprocess.Popen`` options that start a process in ``folder``, its HOME and TMPDIR too."""
+    return dict(cwd=folder, env=dict(os.environ, HOME=folder, TMPDIR=folder))
 
 
 def _libc():

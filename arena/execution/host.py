@@ -28,7 +28,7 @@ from arena.bot import Decision
 from arena.execution import channel
 from arena.execution.confine import drop_privileges
 from arena.referee import legal_index
-from arena.view import View, view_from_texts, view_texts
+from arena.view import View, move_text, view_from_texts
 
 PR_SET_PDEATHSIG = 1
 
@@ -130,7 +130,7 @@ def move_answer(game, state, chosen, nodes: int) -> dict:
     try:
         if seen:  # the texts the runner sent, as it reads them back
             index = legal_index(state.legal, move)
-            text = None if index is None else view_texts(game, state)[3][index]
+            text = None if index is None else move_text(game, state, state.legal[index])
         else:
             legal = game.legal_moves(state)
             index = legal_index(legal, move)

@@ -14,7 +14,7 @@ import tempfile
 
 from arena.errors import BotFault
 from arena.execution import cgroup, channel
-from arena.execution.confine import undumpable
+from arena.execution.confine import in_scratch, scratch_folder, undumpable
 from arena.execution import host as host_module
 from arena.execution.sandbox import bubblewrap as sandbox
 from arena.execution.specs import bot_class
@@ -35,8 +35,9 @@ class HostProcess:
         self.spec = spec
         self.sandboxed = limits.sandbox
         # an empty folder of its own to work in, removed with it (a sandbox has one anyway)
-        self.scratch = tempfile.mkdtemp(prefix="arena-scratch-") if scratch and not self.sandboxed else None
-        if scratch or confined:  # the bot may not read this process's memory, nor the other bots'
+        self.scratch = scratch_folder() if scratch and not self.sandboxed else None
+        confined = confined or scratch  # a game of hidden information is confined too
+        if confined:  # the bot may not read this process's memory, nor the other bots'
             undumpable()
         argv = [sys.executable, "-m", host_module.__name__]
         ours, theirs = socket.socketpair()
@@ -53,8 +54,7 @@ class HostProcess:
         try:
             if not self.sandboxed:
                 if self.scratch is not None:
-                    env = dict(os.environ, HOME=self.scratch, TMPDIR=self.scratch)
-                    options.update(cwd=self.scratch, env=env)
+                    options.update(in_scratch(self.scratch))
                 self.proc = subprocess.Popen(argv, stdout=self.output, stderr=self.output, **options)
             else:
                 own = tuple(f for name in plugins for f in sandbox.source_files(name))  # found, not imported
@@ -82,7 +82,7 @@ class HostProcess:
                     "entry_points": not limits.sandbox,  # sandboxed: its own plugins only
                     "memory_bytes": limits.memory_bytes,
                     "output_bytes": limits.output_bytes,
-                    "confined": scratch or confined,  # no capabilities, not dumpable
+                    "confined": confined,  # no capabilities, not dumpable
                 }
             )
             self.wait(HOST_START_TIMEOUT, "start")

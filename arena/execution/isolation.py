@@ -111,7 +111,9 @@ class RemoteBot:
                 start = tree.cpu_seconds()
             guard = self._cpu_guard(limits, start)
         if isinstance(state, View):  # the seat's view, as text: the host never sees the state
-            answer = self.host.call(("view", view_texts(self._game, state), sent), timeout, "move", guard)
+            texts = view_texts(self._game, state)
+            self._legal_texts = texts[3]  # to read the answer back by
+            answer = self.host.call(("view", texts, sent), timeout, "move", guard)
         else:
             answer = self.host.call(("choose", state, sent), timeout, "move", guard)
         if guard is not None:
@@ -165,7 +167,7 @@ class RemoteBot:
         the fields mean (a legal move, a score within bounds) the referee checks."""
         game, text = self._game, answer["move"]
         if isinstance(state, View):  # one of the seat's legal moves, or only shown
-            texts = view_texts(game, state)[3]
+            texts = self._legal_texts
             if text not in texts:
                 return Shown(channel.plain(text))
             move = state.legal[texts.index(text)]

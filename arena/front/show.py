@@ -12,7 +12,6 @@ from arena.game import Game
 from arena.opening import split_text
 from arena.plugins import Registry
 from arena.records import MoveRecord
-from results.replay import turns
 
 
 def cmd_show(registry: Registry, args) -> int:
@@ -68,7 +67,7 @@ def whole(game: Game, line, opened: int, records, names, opening_text: str) -> N
         print(f"opening: {opening_text}")
     print(game.render(state))
     ply = 0
-    for _, played, after in turns(game, line):
+    for _, played, after in game.turns(line):
         ply += len(played)
         if ply <= opened:
             continue
@@ -84,7 +83,7 @@ def as_seen(game: Game, seat: int, line, opened: int, records, names) -> None:
     me = f"{game.player_name(seat)} ({names[seat]})"
     print(f"as {me} saw it: its observation at each of its turns, the other plies as every seat saw them\n")
     ply, state, shown = 0, game.initial_state(), []
-    for before, played, after in turns(game, line):
+    for before, played, after in game.turns(line):
         if ply < opened:
             shown += [game.public_text(before, move) for _, move in played]
         else:

@@ -7,12 +7,11 @@ import time
 
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
-from arena.game import JOINT, Game
+from arena.game import Game
 from arena.limits import DEFAULT_LIMITS
 from arena.referee import _find, ask
 from arena.testing.games import check_game
 from arena.testing.playout import _line, _require, random_playout
-from arena.turns import plies
 from arena.view import make_view
 
 #: Budgets every bot must respect in ``check_bot``.
@@ -86,13 +85,11 @@ def _decisions(game: Game, moves) -> list[int]:
 def _views(game: Game, moves) -> list[tuple]:
     """Where a playout asks a seat to move in a game of views: ``(plies before, seat, view)``,
     every acting seat of a joint move."""
-    out, history, start = [], [], 0
-    for ply, (state, seat, move) in enumerate(plies(game, moves)):
-        if seat < 0 or game.to_move(state) != JOINT or seat == game.acting(state)[0]:
-            start = ply  # a joint move starts at its first acting seat
-        if seat >= 0:
-            out.append((start, seat, make_view(game, state, seat, tuple(history[:start]))))
-        history.append(game.public_text(state, move))
+    out, history = [], []
+    for state, parts, _ in game.turns(moves):
+        shown = tuple(history)  # what every acting seat of the turn has seen
+        out += [(len(shown), seat, make_view(game, state, seat, shown)) for seat, _ in parts if seat >= 0]
+        history += [game.public_text(state, move) for _, move in parts]
     return out
 
 

@@ -21,14 +21,13 @@ import selectors
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 import weakref
 
 from arena.errors import BotFault
 from arena.execution import cgroup
 from arena.execution.sandbox import bubblewrap as sandboxing
-from arena.execution.confine import dropper, undumpable
+from arena.execution.confine import dropper, in_scratch, scratch_folder, undumpable
 from arena.execution.hosts import output_file
 from arena.records import Termination
 
@@ -94,6 +93,7 @@ class EngineProcess:
         self.proc = None
         # the engine, its children and theirs: one memory allowance and process count, killed together
         self.tree = cgroup.tree(memory_bytes)
+        confined = confined or scratch  # a game of hidden information is confined too
         options = dict(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -101,22 +101,21 @@ class EngineProcess:
             start_new_session=True,  # its own process group: killpg reaches its children
             # under the sandbox bubblewrap drops them itself, once it has made its namespaces
             preexec_fn=_hard_limits(memory_bytes, output_bytes, self.tree,
-                                    dropper() if (scratch or confined) and not sandbox else None),
+                                    dropper() if confined and not sandbox else None),
             bufsize=0,
         )
         # a game of hidden information: an empty folder of its own to work in, removed with it (a
         # sandbox has one anyway), and a referee whose memory it cannot read through /proc
-        self.scratch = tempfile.mkdtemp(prefix="arena-scratch-") if scratch and not sandbox else None
-        if scratch or confined:
+        self.scratch = scratch_folder() if scratch and not sandbox else None
+        if confined:
             undumpable()
         try:
             if sandbox:
                 launch, box = sandboxing.engine_argv(self.argv)
                 self.proc = sandboxing.popen(launch, box, **options)
             elif self.scratch is not None:
-                env = dict(os.environ, HOME=self.scratch, TMPDIR=self.scratch)
                 launch = sandboxing.engine_argv(self.argv)[0]  # its paths made absolute: it starts in the scratch folder
-                self.proc = subprocess.Popen(launch, cwd=self.scratch, env=env, **options)
+                self.proc = subprocess.Popen(launch, **in_scratch(self.scratch), **options)
             else:
                 self.proc = subprocess.Popen(self.argv, **options)
         except FileNotFoundError:

@@ -9,7 +9,7 @@ hidden), its observation on one ``observation`` line, and its legal moves on a `
 from __future__ import annotations
 
 from arena.game import Game
-from arena.view import View, view_texts
+from arena.view import View, move_text
 
 #: How an observation's characters that would end or garble its line are written.
 ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r"})
@@ -40,7 +40,7 @@ def view_lines(game: Game, view: View) -> list[str]:
 
 def legal_texts(game: Game, view: View) -> tuple[str, ...]:
     """The seat's legal moves as the engine is told them (and must answer one)."""
-    return view_texts(game, view)[3]
+    return tuple(move_text(game, view, m) for m in view.legal)
 
 
 def view_move(game: Game, view: View, text: str):
