@@ -1,7 +1,9 @@
 """botarena: game-playing bots, a referee that trusts none of them, and tournaments."""
 
+from arena.adjudication import Adjudication, DrawRule, ResignRule
 from arena.bot import Bot, Decision
 from arena.budget import Budget, BudgetExhausted, Counter
+from arena.clock import Clock, TimeControl
 from arena.errors import ArenaError, IllegalMoveError, ParameterError, PluginError, UnknownNameError
 from arena.game import CHANCE, JOINT, Game, Model, SearchHooks
 from arena.hookspecs import hookimpl
@@ -14,13 +16,16 @@ from arena.view import View
 __version__ = "0.1.0"
 
 __all__ = [
+    "Adjudication",
     "ArenaError",
     "Bot",
     "CHANCE",
     "Budget",
+    "Clock",
     "BudgetExhausted",
     "Counter",
     "Decision",
+    "DrawRule",
     "Game",
     "GameRecord",
     "IllegalMoveError",
@@ -30,8 +35,10 @@ __all__ = [
     "ParameterError",
     "PluginError",
     "Registry",
+    "ResignRule",
     "SearchHooks",
     "Termination",
+    "TimeControl",
     "UnknownNameError",
     "View",
     "get_registry",

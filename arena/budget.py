@@ -10,12 +10,13 @@ import weakref
 from types import MethodType
 from dataclasses import dataclass
 
+from arena.clock import Clock, TimeControl
 from arena.errors import ParameterError
 
 #: How many nodes pass between two looks at the clock under a time budget.
 TIME_CHECK_INTERVAL = 32
 #: A budget's fields, in the order its text gives them.
-KEYS = ("nodes", "time", "depth", "cpu")
+KEYS = ("nodes", "time", "depth", "cpu", "tc")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,12 @@ class Budget:
     """Most CPU seconds the move may use, measured outside the bot: its process tree's, as the
     kernel counts them (for a bot in the referee's process, its thread's). Unlike ``time``, a
     busy machine does not use it up: the fair budget for untrusted bots on shared machines."""
+    tc: TimeControl | None = None
+    """A chess clock for the whole game (``10+0.1``): each move takes its time off the bot's
+    clock, and a clock run out loses on time. Given as text, it is parsed."""
+    clock: Clock | None = None
+    """The clocks as this move starts: set by the referee on the budget a bot is handed under
+    ``tc``, never parsed. A search under it stops at ``clock.share()`` (see ``Counter``)."""
 
     def __post_init__(self):
         for key in ("nodes", "depth"):
@@ -44,16 +51,31 @@ class Budget:
                 if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
                     raise ParameterError(f"bad budget {key}={t!r}; expected seconds greater than 0")
                 object.__setattr__(self, key, float(t))
+        if isinstance(self.tc, str):
+            object.__setattr__(self, "tc", TimeControl.parse(self.tc))
+        if self.tc is not None:
+            if not isinstance(self.tc, TimeControl):
+                raise ParameterError(f"bad budget tc={self.tc!r}; expected a time control such as 10+0.1")
+            if self.time is not None:
+                raise ParameterError(f"give a move's time (time={self.time:g}) or a clock (tc={self.tc}), not both")
+
+    def at(self, clock: Clock) -> "Budget":
+        """This budget for one move under its clock: the same, with ``clock`` set."""
+        out = object.__new__(Budget)  # checked already: a move's copy skips __post_init__
+        out.__dict__.update(self.__dict__)
+        out.__dict__["clock"] = clock
+        out.__dict__.pop("_text", None)
+        return out
 
     @classmethod
     def parse(cls, text: str) -> "Budget":
-        """Parse ``"nodes=1000"``, ``"time=0.5,depth=6"``, ``"cpu=0.2"`` or ``"none"``."""
+        """Parse ``"nodes=1000"``, ``"time=0.5,depth=6"``, ``"cpu=0.2"``, ``"tc=10+0.1"`` or ``"none"``."""
         if not isinstance(text, str):
             raise TypeError(f"Budget.parse takes text such as 'nodes=1000', got {text!r}")
         text = text.strip()
         if not text:
             raise ParameterError(
-                "empty budget; expected nodes=N, time=SECONDS, depth=D or cpu=SECONDS, comma-separated, or 'none'"
+                "empty budget; expected nodes=N, time=SECONDS, depth=D, cpu=SECONDS or tc=CLOCK, comma-separated, or 'none'"
             )
         if text.lower() in ("none", "unlimited"):
             return cls()
@@ -64,10 +86,13 @@ class Budget:
             if not sep or key not in KEYS:
                 raise ParameterError(
                     f"bad budget {text!r}; expected nodes=N, time=SECONDS or depth=D, comma-separated, "
-                    "and cpu=SECONDS for CPU time"
+                    "cpu=SECONDS for CPU time and tc=[MOVES/]SECONDS[+INCREMENT] for a clock"
                 )
             if key in values:
                 raise ParameterError(f"bad budget {text!r}: {key} given twice")
+            if key == "tc":
+                values[key] = TimeControl.parse(value)
+                continue
             try:
                 values[key] = float(value) if key in ("time", "cpu") else _whole(value)
             except ValueError:
@@ -79,14 +104,16 @@ class Budget:
         try:
             return self.__dict__["_text"]  # the referee writes it into every game record
         except KeyError:
-            parts = [f"{k}={getattr(self, k):g}" for k in KEYS if getattr(self, k) is not None]
+            parts = [f"{k}={getattr(self, k):g}" for k in KEYS[:-1] if getattr(self, k) is not None]
+            if self.tc is not None:
+                parts.append(f"tc={self.tc}")
             text = ",".join(parts) or "none"
             object.__setattr__(self, "_text", text)
             return text
 
     @property
     def unlimited(self) -> bool:
-        return self.nodes is None and self.time is None and self.depth is None and self.cpu is None
+        return self.nodes is None and self.time is None and self.depth is None and self.cpu is None and self.tc is None
 
 
 class BudgetExhausted(Exception):
@@ -100,6 +127,10 @@ class Counter:
     ``nodes`` afterwards: the count belongs to the arena, not the bot. ``tick()`` counts
     one position; once the node limit or the deadline is reached it raises
     BudgetExhausted instead (and keeps doing so).
+
+    Under a clock (``budget.clock``) the deadline is the move's share of it (``Clock.share``),
+    so every search that ticks manages its clock; a bot that plans its own time reads
+    ``clock`` and moves the deadline with ``allot``.
     """
 
     __slots__ = ("budget", "nodes", "depth", "started", "deadline", "cpu_deadline", "_node_limit", "_stop_at", "_clock")
@@ -114,6 +145,8 @@ class Counter:
         self._clock = clock
         self.started = clock()
         self.deadline = self.started + budget.time if budget.time is not None else None
+        if budget.clock is not None:
+            self.deadline = self.started + budget.clock.share()
         self.cpu_deadline = time.thread_time() + budget.cpu if budget.cpu is not None else None
         """When this thread's CPU clock (``time.thread_time``) ends the move, under a cpu budget."""
         self._node_limit = budget.nodes if budget.nodes is not None else sys.maxsize
@@ -132,6 +165,8 @@ class Counter:
         limit = budget.nodes
         self._node_limit = sys.maxsize if limit is None else limit
         self.deadline = None if budget.time is None else started + budget.time
+        if budget.clock is not None:
+            self.deadline = started + budget.clock.share()
         self.cpu_deadline = None if budget.cpu is None else time.thread_time() + budget.cpu
         if self.deadline is None and self.cpu_deadline is None:
             self._stop_at = self._node_limit
@@ -176,6 +211,20 @@ class Counter:
     def out_of_budget(self) -> str:
         """Why a move that let BudgetExhausted escape has no answer, in words."""
         return f"ran out of its budget ({self.budget}) after {self.nodes:,} nodes without choosing a move"
+
+    @property
+    def clock(self):
+        """The clocks as this move started (an ``arena.Clock``), or None without a time control."""
+        return self.budget.clock
+
+    def allot(self, seconds: float) -> None:
+        """Under a clock, let this move's search run ``seconds`` from its start (at most the
+        clock's remaining time) in place of the clock's share."""
+        clock = self.budget.clock
+        if clock is None:
+            raise ValueError("allot: this move has no clock (its budget has no tc)")
+        self.deadline = self.started + max(0.0, min(float(seconds), clock.left))
+        self._stop_at = self._next_stop()
 
     def time_left(self) -> float | None:
         """Seconds until the deadline, or None without a time limit."""

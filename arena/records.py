@@ -29,6 +29,14 @@ class Termination(enum.Enum):
     """An isolated bot under a node budget used more CPU time than the budget's ceiling (see
     ``arena.execution.ceiling``): it searched far more than it counted, or its nodes cost far
     more than the arena's own; it loses. The one end of a node-budget game that depends on the machine."""
+    CLOCK = "clock"
+    """A bot's clock ran out (its time control's, past the time margin): it lost on time."""
+    DRAW_ADJUDICATION = "draw_adjudication"
+    """Drawn by the referee: both bots' scores stayed near zero for long enough (``arena.adjudication``)."""
+    RESIGN_ADJUDICATION = "resign_adjudication"
+    """Won by the referee's decision: a bot's own score said it was lost for long enough (``arena.adjudication``)."""
+    MAX_MOVES = "max_moves"
+    """Drawn by the referee at the most moves a game may last (``arena.adjudication``)."""
 
     def __str__(self):
         return self.value
@@ -65,6 +73,8 @@ class MoveRecord(NamedTuple):
     """CPU seconds the move took, measured outside the bot: its process tree's, as the kernel
     counts them (a cgroup); for a bot in the referee's own process, its thread's, and only
     under a cpu budget (reading the clock costs a system call). None where it is not measured."""
+    clock: float | None = None
+    """Seconds left on the mover's clock after the move, its increment included; None without a time control."""
 
 
 @dataclass(frozen=True)

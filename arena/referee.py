@@ -10,13 +10,15 @@ from arena.checks import (  # noqa: F401 (MAX_* and legal_index are imported fro
     MAX_DEPTH, MAX_NODES, MAX_PV, _checked_decision, _checked_utilities, _describe, _find, _real, _shown, _whole,
     forfeit_utilities, legal_index,
 )
+from arena.adjudication import Adjudication
 from arena.budget import Budget, BudgetExhausted, Counter, counted
+from arena.clock import Clocks
 from arena.dice import Dice, seed_key
 from arena.errors import BotFault, ParameterError
 from arena.game import Game, State, bounds_problem, texts_need_state
 from arena.limits import DEFAULT_LIMITS
 from arena.records import GameRecord, MoveRecord, Termination
-from arena.turns import Forfeit, Seats, chance_ply, last_seat, play_views, plies
+from arena.turns import Adjudicated, Forfeit, Seats, chance_ply, last_seat, play_views, plies
 from arena.view import check_in_process
 
 Observer = Callable[[State, MoveRecord], None]
@@ -50,6 +52,7 @@ def play_game(
     time_margin: float = DEFAULT_LIMITS.time_margin,
     dice: Dice | None = None,
     trusted: bool = False,
+    adjudication: Adjudication | None = None,
 ) -> GameRecord:
     """Play one game, a bot per seat of ``game`` (``game.model.players``); ``bots[0]`` moves
     first. Returns the full record.
@@ -67,8 +70,15 @@ def play_game(
     In a game of hidden information or simultaneous moves (``Model.imperfect``) each bot is
     handed its seat's ``arena.View``, never the state; bots of this process are refused
     there unless ``trusted`` (``arena.view.check_in_process``).
+
+    A budget with a time control (``Budget.tc``) gives its seat a clock (``arena.clock``): each
+    move is handed the budget with the clocks as they stand (``Budget.clock``), its time is
+    taken off, and a clock run out past ``time_margin`` loses on time (``Termination.CLOCK``).
+    ``adjudication`` ends a game early by its rules (``arena.adjudication``).
     """
     _check_arguments(game, bots, names, budgets, seed, time_margin)
+    if adjudication:
+        adjudication.check(game)
     model = game.model
     check_in_process(game, bots, trusted)
     chance = model.secret  # games whose bots' seeds come from the dice, one way
@@ -85,6 +95,9 @@ def play_game(
         utilities = forfeit_utilities(game, player, seats)
         return _record(game, names, budgets, seed, opening_texts, moves, utilities, why, player, message)
 
+    controls = tuple(budget.tc for budget in budgets)
+    clocks = Clocks(controls) if any(controls) else None
+    judge = adjudication.judge(game, len(opening)) if adjudication else None
     counters = tuple(Counter(budget) for budget in budgets)  # one per seat, reset every move
     # what each bot is handed: the game, counting every position its apply makes
     views = tuple(counted(game, counter) for counter in counters)
@@ -124,12 +137,16 @@ def play_game(
     ply = len(opening)
     opening_seat = last_seat(game, opening) if chance else 0  # the seat of the opening's latest decision
     if model.imperfect:
-        table = Seats(game, bots, names, budgets, counters, views, longest, most_cpu, cpu_clocks, reports, time_margin)
+        table = Seats(game, bots, names, budgets, counters, views, longest, most_cpu, cpu_clocks, reports, time_margin,
+                      clocks, judge)
         history = [game.public_text(before, move) for before, _, move in plies(game, opening)]
         try:
             state = play_views(table, state, moves, ply, dice, history, opening_seat, followers, observer)
         except Forfeit as out:
             return forfeit(out.seat, out.termination, out.message)
+        except Adjudicated as out:
+            termination, utilities, message = out.verdict
+            return _record(game, names, budgets, seed, opening_texts, moves, utilities, termination, None, message)
         utilities = _checked_utilities(game, state, seats)
         return _record(game, names, budgets, seed, opening_texts, moves, utilities, Termination.NORMAL, None,
                        game.result_text(state))
@@ -153,6 +170,9 @@ def play_game(
         # here: this loop is the fastest games' whole cost
         legal = game.legal_moves(state)
         counter = counters[player]
+        timed = clocks is not None and controls[player] is not None
+        if timed:  # the budget handed shows the clocks; the counter stops the search at its share
+            counter.budget = budgets[player].at(clocks.clock(player))
         cpu_clock = cpu_clocks[player]
         cpu_start = None if cpu_clock is None else cpu_clock()
         start = counter.reset()
@@ -207,6 +227,12 @@ def play_game(
                 Termination.TIMEOUT,
                 f"{names[player]!r} {used} at ply {ply}; budget cpu={budgets[player].cpu:g}s + margin {time_margin:g}s",
             )
+        left = None
+        if timed:
+            left = clocks.charge(player, seconds, time_margin)
+            if left is None:
+                return forfeit(player, Termination.CLOCK,
+                               f"{names[player]!r} {clocks.flag(player, seconds, time_margin)} at ply {ply}")
         if texts is None:
             text = game.move_text(state, move)
         else:
@@ -224,7 +250,7 @@ def play_game(
             if decision.nodes is not None:  # an engine's own count: the arena could not count it
                 nodes, reported = decision.nodes, True
                 over = budgets[player].nodes is not None and nodes > budgets[player].nodes
-        record = _new_move(MoveRecord, (ply, player, text, nodes, seconds, depth, score, pv, reported, over, cpu))
+        record = _new_move(MoveRecord, (ply, player, text, nodes, seconds, depth, score, pv, reported, over, cpu, left))
         moves.append(record)
         state = game.apply(state, move)
         ply += 1
@@ -232,6 +258,10 @@ def play_game(
             tell(text)
         if observer is not None:
             observer(state, record)
+        if judge is not None and not game.is_terminal(state):
+            verdict = judge.after(player, score, state)
+            if verdict is not None:
+                return _record(game, names, budgets, seed, opening_texts, moves, verdict[1], verdict[0], None, verdict[2])
 
     if seats == 2 and game.model.total == 0.0:
         utilities = (game.utility(state, 0), game.utility(state, 1))

@@ -32,6 +32,14 @@ class Forfeit(Exception):
         self.seat, self.termination, self.message = seat, termination, message
 
 
+class Adjudicated(Exception):
+    """The referee ended the game (``arena.adjudication``): ``verdict`` is (termination, utilities, message)."""
+
+    def __init__(self, verdict):
+        super().__init__(verdict[2])
+        self.verdict = verdict
+
+
 @dataclass
 class Seats:
     """What the referee keeps per seat for a game (tuples in seat order)."""
@@ -47,6 +55,8 @@ class Seats:
     cpu_clocks: tuple
     reports: tuple  # whether a bot's nodes are counted in its own process
     time_margin: float
+    clocks: object = None  # the game's arena.clock.Clocks, None without time controls
+    judge: object = None  # the game's arena.adjudication.Judge, None without adjudication
 
 
 def chance_ply(game: Game, state: State, dice: Dice, ply: int, last: int, drawn: list[int]):
@@ -60,7 +70,7 @@ def chance_ply(game: Game, state: State, dice: Dice, ply: int, last: int, drawn:
     outcome = dice.pick(game.chance_outcomes(state), seat, drawn[seat])
     drawn[seat] += 1
     text = game.move_text(state, outcome)
-    record = _new_move(MoveRecord, (ply, CHANCE, text, 0, 0.0, None, None, (), False, False, None))
+    record = _new_move(MoveRecord, (ply, CHANCE, text, 0, 0.0, None, None, (), False, False, None, None))
     return record, outcome, game.apply(state, outcome)
 
 
@@ -90,6 +100,10 @@ def ask(seats: Seats, seat: int, asked, legal: Sequence, state: State, ply: int)
     time. A check changed in one is changed in the other."""
     names, game = seats.names, seats.game
     counter = seats.counters[seat]
+    clocks = seats.clocks
+    timed = clocks is not None and clocks.controls[seat] is not None
+    if timed:  # the budget handed shows the clocks; the counter stops the search at its share
+        counter.budget = seats.budgets[seat].at(clocks.clock(seat))
     cpu_clock = seats.cpu_clocks[seat]
     cpu_start = None if cpu_clock is None else cpu_clock()
     start = counter.reset()
@@ -124,6 +138,12 @@ def ask(seats: Seats, seat: int, asked, legal: Sequence, state: State, ply: int)
         used = f"used {cpu:.3f}s of CPU" if cpu is not None else f"took {seconds:.3f}s (its CPU time cannot be read here)"
         raise Forfeit(seat, Termination.TIMEOUT,
                       f"{names[seat]!r} {used} at ply {ply}; budget cpu={budget.cpu:g}s + margin {seats.time_margin:g}s")
+    left = None
+    if timed:
+        left = clocks.charge(seat, seconds, seats.time_margin)
+        if left is None:
+            raise Forfeit(seat, Termination.CLOCK,
+                          f"{names[seat]!r} {clocks.flag(seat, seconds, seats.time_margin)} at ply {ply}")
     if decision is not None:
         try:
             # a line of play needs the state, which the bot never saw: the fields only, as in a host
@@ -135,7 +155,7 @@ def ask(seats: Seats, seat: int, asked, legal: Sequence, state: State, ply: int)
             nodes, reported = decision.nodes, True
             over = budget.nodes is not None and nodes > budget.nodes
     text = game.move_text(state, move)
-    return move, _new_move(MoveRecord, (ply, seat, text, nodes, seconds, depth, score, pv, reported, over, cpu))
+    return move, _new_move(MoveRecord, (ply, seat, text, nodes, seconds, depth, score, pv, reported, over, cpu, left))
 
 
 def play_views(seats: Seats, state: State, moves: list, ply: int, dice: Dice, history: list[str], last: int,
@@ -173,4 +193,10 @@ def play_views(seats: Seats, state: State, moves: list, ply: int, dice: Dice, hi
                 tell(public)
             if observer is not None:
                 observer(state, record)
+        judge = seats.judge
+        if judge is not None and player != CHANCE and not game.is_terminal(state):
+            for record, _ in done:
+                verdict = judge.after(record.player, record.score, state)
+                if verdict is not None:
+                    raise Adjudicated(verdict)
     return state

@@ -82,7 +82,7 @@ class ISMCTSBot(Bot):
         limit = self.playouts
         if limit is None:  # every iteration applies at least one move: a node budget caps them
             limit = budget.budget.nodes
-            if limit is None and budget.budget.time is None:
+            if limit is None and budget.budget.time is None and budget.budget.clock is None:
                 limit = UNBOUNDED_PLAYOUTS
         tree: dict = {}  # (seat, information key) -> {move: [visits, reward, availability]}
         root: dict = {}  # the asking seat's node at the root, whatever key a sample gives it

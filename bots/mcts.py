@@ -86,7 +86,7 @@ class MCTSBot(Bot):
             # node budget also caps the playouts: the search never outlasts what the same
             # budget allows when every playout applies a move.
             limit = budget.budget.nodes
-            if limit is None and budget.budget.time is None:
+            if limit is None and budget.budget.time is None and budget.budget.clock is None:
                 limit = UNBOUNDED_PLAYOUTS
         if vector:
             reward, back_up = _vector_reward(game, low, high), _back_up_vector

@@ -83,6 +83,16 @@ class ChessState:
         """The position in FEN."""
         return self._board.fen()
 
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture or pawn move (what draw adjudication restarts at)."""
+        return self._board.halfmove_clock
+
+    @property
+    def fullmove_number(self) -> int:
+        """The move number, as FEN counts it (from the opening's FEN)."""
+        return self._board.fullmove_number
+
     def __eq__(self, other):
         if self is other:
             return True

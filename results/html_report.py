@@ -1,15 +1,18 @@
-"""One self-contained HTML page of a tournament: tables, charts, every game and its replay.
+"""One self-contained HTML page of a tournament: tables, charts, every game, and replays.
 
 The page works offline: its style, script, charts (inline SVG) and boards are all in the one
 file. It is built with Jinja2 (``pip install 'botarena[html]'``) from
 ``results/templates/report.html.j2`` and the style and script in ``results/static/``.
-Charts need matplotlib (``botarena[plots]``); without it the page says so. Boards are
-drawn by the game (``Game.svg``, else its text ``render``) for every ply of every game
-(see ``results.replay``); with no game given, the games are listed without replays. The
-replay of a game with hidden information can also be shown as one seat saw it: its
-observation after each ply and the others' plies as every seat saw them. A game of
-more than two seats has sections of its own (``results.html_seats``): Plackett-Luce standings,
-who finished ahead of whom, points by seat, endings, and the games with their bots in seat order.
+Charts need matplotlib (``botarena[plots]``); without it the page says so. Every game is
+listed (the page's script draws the list from columns of numbers, a page of it at a time, so
+that 100,000 games load in seconds); a sample of them and the games lost by a fault have
+replays, whose boards are drawn by the game (``Game.svg``, else its text ``render``) for every
+ply (see ``results.replay``), and the page says how to show any other; with no game given,
+the games are listed without replays. The replay of a game with hidden information can also
+be shown as one seat saw it: its observation after each ply and the others' plies as every
+seat saw them. A game of more than two seats has sections of its own (``results.html_seats``):
+Plackett-Luce standings, who finished ahead of whom, points by seat, endings, and the games
+with their bots in seat order.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ import pandas as pd
 from arena.errors import ArenaError, ParameterError
 from arena.formats import stored_format
 from arena.game import Game
-from results.html_parts import SCALE, charts, colour, superiority_cells, table
+from results.html_parts import (
+    FAULT_REPLAYS, SAMPLE, SCALE, charts, colour, listing, packed_replays, replayed, replays_note, script_json,
+    superiority_cells, table,
+)
 from results.html_seats import seat_sections
 from results.render import _number, directory
-from results.replay import pack, replay
 from results.ratings import Fit, View, fit, origin
 from results.cycles import intransitivity
 from results.report import by_colour, standings, terminations
@@ -42,8 +47,8 @@ LADDER = {"rank": "Rank", "elo": "Elo", "±": "Elo ± (95%)", "games": "Games", 
           "left": "Left (UTC)", "status": "Status"}
 FAULTS = {
     "normal": "Ended normally", "timeout": "Timeouts", "crash": "Crashes", "illegal_move": "Illegal moves",
-    "memory": "Over memory", "output": "Over output", "forfeits": "Own faults in all",
-    "wins_by_forfeit": "Won by the opponent's fault",
+    "memory": "Over memory", "output": "Over output", "protocol": "Protocol errors", "cpu_ceiling": "Over CPU time",
+    "clock": "Lost on time", "forfeits": "Own faults in all", "wins_by_forfeit": "Won by the opponent's fault",
 }
 
 
@@ -85,30 +90,19 @@ def _crosstable(games: pd.DataFrame, order: list[str]) -> list[dict]:
     return rows
 
 
-def _games(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None) -> tuple[list[list[dict]], dict[int, str]]:
-    """The games in pairs (one opening, colours swapped; a game whose partner is missing alone)
-    and, given the game, each one's packed replay."""
-    by_id = {int(r["game_id"]): r for r in games.to_dict("records")}
+def _groups(games: pd.DataFrame) -> list[list[int]]:
+    """The games' ids in pairs (one opening, colours swapped; a game whose partner is missing alone)."""
     pairs, unpaired = game_pairs(games)
-    groups = sorted([list(p) for p in pairs] + [[g] for g in unpaired])
-    grouped = moves.groupby("game_id") if len(moves) else None
-    listed, replays = [], {}
-    for group in groups:
-        rows = []
-        for gid in group:
-            r = by_id[gid]
-            loser = r["loser"]
-            faulty = None if loser is pd.NA or loser is None else r[("first", "second")[int(loser)]]
-            rows.append({
-                "id": gid, "first": r["first"], "second": r["second"], "result": r["result"],
-                "termination": r["termination"], "plies": int(r["plies"]), "faulty": faulty,
-                "opening": r["opening"], "message": r["message"],
-            })
-            if game is not None:
-                stored = grouped.get_group(gid).to_dict("records") if grouped is not None and gid in grouped.groups else []
-                replays[gid] = pack(replay(game, r, stored))
-        listed.append(rows)
-    return listed, replays
+    return sorted([list(p) for p in pairs] + [[g] for g in unpaired])
+
+
+def _faults(ended: pd.DataFrame) -> dict:
+    """The faults table: every reason a game ended, one this page has no name for (e.g. an
+    adjudication) in words of its own, before the totals."""
+    totals = ("forfeits", "wins_by_forfeit")
+    extra = {c: c.replace("_", " ").capitalize() for c in ended.columns if c not in FAULTS}
+    return table(ended, {**{c: h for c, h in FAULTS.items() if c not in totals}, **extra,
+                         **{c: FAULTS[c] for c in totals}})
 
 
 def _model(fitted: Fit) -> str:
@@ -122,13 +116,17 @@ def _model(fitted: Fit) -> str:
     return text
 
 
-def html(tables, game: Game | None = None, config: dict | None = None, view: View = View()) -> str:
+def html(tables, game: Game | None = None, config: dict | None = None, view: View = View(),
+         database: str | None = None, sample: tuple[int, int] = SAMPLE, faults: tuple[int, int] = FAULT_REPLAYS) -> str:
     """The page of ``tables`` (``results.load``'s games, moves, about and seats), as text.
 
     ``game`` (the tournament's game) draws the boards of the replays; ``config`` (the
     stored tournament's settings) gives the sections only its format has (``Format.page``:
     an SPRT run's verdict, a ladder's table); ``view`` anchors the ratings and sizes the
     likelihood-of-superiority table. A game of more than two seats reads its ``seats`` table.
+    The page replays a sample of the games and those lost by a fault (``sample`` and
+    ``faults``: at most so many games and plies each, see ``results.html_parts.SAMPLE``) and
+    tells how to show any other from ``database`` (the results database's path).
     """
     check_jinja()
     import jinja2
@@ -140,8 +138,15 @@ def html(tables, game: Game | None = None, config: dict | None = None, view: Vie
     seated = getattr(tables, "players", 2) > 2
     if seated:
         parts = seat_sections(games, moves, tables.seats, game, view)
+        bots = tables.seats.pivot(index="game_id", columns="seat", values="bot")
     else:
         parts = _two_seats(games, moves, game, config, view, tables.seats)
+        bots = games.set_index("game_id")[["first", "second"]]
+    groups = parts.pop("groups")
+    chosen = replayed(games, groups, sample, faults)
+    replays = {} if game is None else packed_replays(game, games, moves, chosen.ids, bots if seated else None)
+    note = None if game is None else replays_note(chosen, len(games), "rounds" if seated else "colour-swapped pairs",
+                                                  database, about.name, game.name == "chess")
     drawn, charts_missing = charts(games, moves, about, view, seats=tables.seats if seated else None)
     files = resources.files("results")
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -150,7 +155,8 @@ def html(tables, game: Game | None = None, config: dict | None = None, view: Vie
         about=about, lines=about.lines(width=10**6), charts=drawn, charts_missing=charts_missing, **parts,
         replay_missing=None if game is not None else f"the game {about.game!r} is not available here",
         results=sorted(set(games["result"])), terminations=sorted(set(games["termination"])),
-        scale=[(f"{100 * at:.0f}%", colour(at)) for at, _ in SCALE],
+        scale=[(f"{100 * at:.0f}%", colour(at)) for at, _ in SCALE], replays_note=note,
+        listing=script_json(listing(games, groups, bots)), replays=script_json({str(k): v for k, v in replays.items()}),
         style=files.joinpath("static/report.css").read_text(encoding="utf-8"),
         script=files.joinpath("static/report.js").read_text(encoding="utf-8"),
     )
@@ -160,7 +166,7 @@ def _two_seats(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None, conf
                seats: pd.DataFrame | None = None) -> dict:
     """The template's variables for a game of two seats: standings (with the utility per game in
     a game of chips), a significant cycle, the crosstable, colours, faults, the format's own
-    sections, the games in pairs and their replays."""
+    sections, and the games in pairs."""
     fitted = fit(games, anchors=view.anchors)
     ranked = standings(games, moves, view, fitted, seats=seats)
     sections = stored_format(config).page(games, config, ranked) if config else {}  # an SPRT's verdict, a ladder's table
@@ -168,15 +174,14 @@ def _two_seats(games: pd.DataFrame, moves: pd.DataFrame, game: Game | None, conf
     names = (game.player_name(0), game.player_name(1)) if game is not None else ("first", "second")
     colours = {f"{seat}_{what}": f"{label} as {names[k]}" for k, seat in enumerate(("first", "second"))
                for what, label in (("games", "Games"), ("score", "Points"), ("rate", "Score rate"))}
-    listed, replays = _games(games, moves, game)
     return {
         "seated": False, "standings": table(ranked, STANDINGS), "origin": origin(view.anchors),
         "cycles": intransitivity(games, order).line(),
         "model": _model(fitted), "superiority": superiority_cells(fitted, view.top),
         "crosstable": _crosstable(games, order), "order": order, "colours": table(by_colour(games, order), colours),
-        "faults": table(terminations(games, order), FAULTS), "verdict": sections.get("verdict"),
+        "faults": _faults(terminations(games, order)), "verdict": sections.get("verdict"),
         "ladder": None if sections.get("ladder") is None else table(sections["ladder"], LADDER),
-        "groups": listed, "replays": replays, "bots": order,
+        "groups": _groups(games), "bots": order,
     }
 
 

@@ -3,8 +3,9 @@
 Standings with the Plackett-Luce Elo (``results.seat_report.seat_standings``), who is stronger
 from that fit's covariance, the versus heatmap (the share of their games together in which the
 row's bot finished ahead) in place of the crosstable, mean points by seat in place of the
-colours, endings in place of the faults, and the games in rounds, each with the bots in seat
-order and its replay. ``seat_sections`` gives them as the template's variables.
+colours, endings in place of the faults, and the games in rounds (listed with their bots in
+seat order, see ``results.html_parts.listing``). ``seat_sections`` gives them as the
+template's variables.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from results.html_parts import colour, superiority_cells, table
 from results.plackett_luce import fit
 from results.ratings import Fit, View, origin
 from results.render import _number
-from results.replay import pack, replay
 from results.seat_report import by_seat, seat_standings, seat_terminations, versus
 
 STANDINGS = {
@@ -79,34 +79,10 @@ def _rounds(games: pd.DataFrame, n: int) -> list[list[int]]:
     return sorted(ids[k:k + n] for ids in tables.values() for k in range(0, len(ids), n))
 
 
-def _games(games: pd.DataFrame, seats: pd.DataFrame, moves: pd.DataFrame, game: Game | None,
-           n: int) -> tuple[list[list[dict]], dict[int, str]]:
-    """The games in rounds, each with its bots in seat order, and, given the game, each one's packed replay."""
-    by_id = {int(r["game_id"]): r for r in games.to_dict("records")}
-    seated = {int(gid): list(rows.sort_values("seat")["bot"]) for gid, rows in seats.groupby("game_id")}
-    grouped = moves.groupby("game_id") if len(moves) else None
-    listed, replays = [], {}
-    for group in _rounds(games, n):
-        rows = []
-        for gid in group:
-            r, bots = by_id[gid], seated.get(gid, [])
-            loser = r["loser"]
-            faulty = None if loser is pd.NA or loser is None or not 0 <= int(loser) < len(bots) else bots[int(loser)]
-            rows.append({
-                "id": gid, "seats": bots, "result": r["result"], "termination": r["termination"],
-                "plies": int(r["plies"]), "faulty": faulty, "opening": r["opening"], "message": r["message"],
-            })
-            if game is not None:
-                played = grouped is not None and gid in grouped.groups
-                replays[gid] = pack(replay(game, r, grouped.get_group(gid).to_dict("records") if played else [], bots))
-        listed.append(rows)
-    return listed, replays
-
-
 def seat_sections(games: pd.DataFrame, moves: pd.DataFrame, seats: pd.DataFrame, game: Game | None,
                   view: View = View()) -> dict:
     """The template's variables for a game of more than two seats (``games`` finished, ``moves``
-    and ``seats`` theirs): standings, superiority, versus, by seat, endings, the games and replays."""
+    and ``seats`` theirs): standings, superiority, versus, by seat, endings, and the games in rounds."""
     seats = seats[seats["game_id"].isin(games["game_id"])]
     n = int(seats["seat"].max()) + 1
     fitted = fit(seats, anchors=view.anchors)
@@ -116,13 +92,12 @@ def seat_sections(games: pd.DataFrame, moves: pd.DataFrame, seats: pd.DataFrame,
     headers = {f"seat_{s + 1}": f"Seat {s + 1} ({name})" for s, name in enumerate(names)}
     ended = seat_terminations(seats, games, order)
     extra = [c for c in ended.columns if c not in ENDINGS]  # a reason this version does not know
-    groups, replays = _games(games, seats, moves, game, n)
     return {
         "seated": True, "players": n, "seat_names": names, "standings": table(standings, STANDINGS),
         "origin": origin(view.anchors), "model": _model(fitted), "superiority": superiority_cells(fitted, view.top),
         "versus": _versus(seats, order), "order": order, "by_seat": table(by_seat(seats, order), headers),
         "endings": table(ended, {**ENDINGS, **{c: c.replace("_", " ").capitalize() for c in extra}}),
-        "verdict": None, "ladder": None, "groups": groups, "replays": replays, "bots": order,
+        "verdict": None, "ladder": None, "groups": _rounds(games, n), "bots": order,
     }
 
 

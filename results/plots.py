@@ -125,7 +125,8 @@ def _nodes_by_depth(moves: pd.DataFrame, order: list[str], about: About):
     ax = figure.add_subplot()
     styles = iter(list(zip(_COLOURS, _MARKERS)) * (1 + len(order) // len(_COLOURS)))
     measured = moves.dropna(subset=["depth"])
-    for bot in [b for b in order if b in set(measured["bot"])]:
+    present = set(measured["bot"].unique())  # once: a set of every move per bot costs seconds at 10^5 games
+    for bot in [b for b in order if b in present]:
         mine, (colour, marker) = measured[measured["bot"] == bot], next(styles)
         cost = mine[~mine["stopped"] & (mine["nodes"] > 0)].groupby("depth")["nodes"].agg(["median", "size"])
         stopped = mine[mine["stopped"]].groupby("depth").size()

@@ -23,8 +23,18 @@ __all__ = [
     "report", "standings", "superiority", "terminations", "utility_per_game", "write", "write_file",
 ]
 
-TERMINATIONS = tuple(t.value for t in Termination)
-"""Termination reasons every terminations table shows, in this order; others follow sorted."""
+#: Terminations a table shows only where they occur: most tournaments have no clock and no adjudication.
+OCCASIONAL = (Termination.CLOCK, Termination.DRAW_ADJUDICATION, Termination.RESIGN_ADJUDICATION, Termination.MAX_MOVES)
+TERMINATIONS = tuple(t.value for t in Termination if t not in OCCASIONAL)
+"""Termination reasons every terminations table shows, in this order; others follow where they occur."""
+
+
+def reasons(found) -> list[str]:
+    """The columns of a terminations table: ``TERMINATIONS``, then those of ``found`` beyond them
+    (the enum's order, then any other text sorted)."""
+    found = set(found)
+    known = [t.value for t in Termination]
+    return list(TERMINATIONS) + [t for t in known if t in found and t not in TERMINATIONS] + sorted(found - set(known))
 STANDINGS_COLUMNS = [
     "games", "wins", "draws", "losses", "score", "score_rate", "win_rate", "elo", "elo_low",
     "elo_high", "nodes_per_move", "nodes_per_second", "depth", "seconds_per_move",
@@ -229,10 +239,10 @@ def terminations(games: pd.DataFrame, order: list[str] | None = None) -> pd.Data
     opponent's fault. The reason columns and ``wins_by_forfeit`` add up to its games.
     """
     sides = _sides(games)
-    reasons = list(TERMINATIONS) + sorted(set(sides.termination) - set(TERMINATIONS))
+    columns = reasons(sides.termination)
     own = sides[~sides.opponent_forfeit]  # the opponent's faults are not this bot's reasons
     order = order or _order(games)
-    table = pd.crosstab(own.bot, own.termination).reindex(index=order, columns=reasons, fill_value=0)
+    table = pd.crosstab(own.bot, own.termination).reindex(index=order, columns=columns, fill_value=0)
     by_bot = sides.groupby("bot")
     table["forfeits"] = by_bot["forfeit"].sum().reindex(table.index, fill_value=0)
     table["wins_by_forfeit"] = by_bot["opponent_forfeit"].sum().reindex(table.index, fill_value=0)

@@ -121,6 +121,8 @@ class MoveRow(NamedTuple):
     """1 when the reported nodes exceed the node budget, else 0."""
     cpu: float | None
     """CPU seconds of the move, measured outside the bot (see ``arena.MoveRecord.cpu``), else NULL."""
+    clock: float | None
+    """Seconds left on the mover's clock after the move, increment included (a time control), else NULL."""
 
 
 _SQL_TYPES = {
@@ -171,9 +173,9 @@ def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
     """A game's rows for the database, finished now (built column-wise with iterators that run in C)."""
     moves = record.moves
     if moves:
-        plies, players, texts, nodes, seconds, depths, scores, pvs, reported, over, cpus = zip(*moves)
+        plies, players, texts, nodes, seconds, depths, scores, pvs, reported, over, cpus, clocks = zip(*moves)
     else:
-        plies = players = texts = nodes = seconds = depths = scores = pvs = reported = over = cpus = ()
+        plies = players = texts = nodes = seconds = depths = scores = pvs = reported = over = cpus = clocks = ()
     names, utilities = record.players, record.utilities
     if len(names) == 2:
         firsts = list(map(not_, players))
@@ -206,7 +208,8 @@ def game_rows(game_id: int, pairing: int, record: GameRecord) -> GameRows:
     else:
         reported = over = repeat(0)
     rows = zip(
-        repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs, reported, over, _nulls(cpus)
+        repeat(game_id), plies, players, texts, nodes, seconds, _nulls(depths), _nulls(scores), pvs, reported, over,
+        _nulls(cpus), _nulls(clocks),
     )
     return GameRows(row, list(rows), seats)
 

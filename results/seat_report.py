@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from results.ratings import View
-from results.report import TERMINATIONS, UTILITY_COLUMNS, UTILITY_NOTE, search_per_move, utility_per_game, with_utility
+from results.report import UTILITY_COLUMNS, reasons, UTILITY_NOTE, search_per_move, utility_per_game, with_utility
 
 SEAT_STANDINGS_COLUMNS = [
     "games", "wins", "shared", "points", "score_rate", "mean_rank", "win_rate", "elo", "elo_low", "elo_high",
@@ -109,9 +109,8 @@ def seat_terminations(seats: pd.DataFrame, games: pd.DataFrame, order: list[str]
     loser = sides["loser"].astype("Int64")
     sides = sides.assign(forfeit=loser.eq(sides["seat"]).fillna(False).astype(bool),
                          other_forfeit=(loser.notna() & loser.ne(sides["seat"])).fillna(False).astype(bool))
-    reasons = list(TERMINATIONS) + sorted(set(sides.termination) - set(TERMINATIONS))
     own = sides[~sides.other_forfeit]
-    table = pd.crosstab(own.bot, own.termination).reindex(index=order, columns=reasons, fill_value=0)
+    table = pd.crosstab(own.bot, own.termination).reindex(index=order, columns=reasons(sides.termination), fill_value=0)
     by_bot = sides.groupby("bot")
     table["forfeits"] = by_bot["forfeit"].sum().reindex(table.index, fill_value=0)
     table["others_forfeited"] = by_bot["other_forfeit"].sum().reindex(table.index, fill_value=0)

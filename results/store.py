@@ -39,7 +39,7 @@ from results.sqlite import (
 from results.rows import GameRow, GameRows, MoveRow, SeatRow, game_rows, sql_columns
 from results.runlock import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock  # noqa: F401 (imported from here too)
 
-SCHEMA = "botarena-results/4"
+SCHEMA = "botarena-results/5"
 _SEATS_TABLE = f"""CREATE TABLE IF NOT EXISTS seats (
     tournament_id INTEGER NOT NULL,
     {sql_columns(SeatRow)},
@@ -54,8 +54,10 @@ _SEATS = (
       for seat, side, name, utility, points in ((0, "first", "first", "utility_first", "score_first"),
                                                 (1, "second", "second", "-utility_first", "1.0 - score_first"))),
 )
+#: 5 added the clock after each move (NULL in the games stored before, and without a time control)
+_CLOCK = ("ALTER TABLE moves ADD COLUMN clock REAL",)
 #: 3 added the moves' CPU seconds (NULL in the games stored before)
-_CPU = ("ALTER TABLE moves ADD COLUMN cpu REAL", *_SEATS)
+_CPU = ("ALTER TABLE moves ADD COLUMN cpu REAL", *_SEATS, *_CLOCK)
 #: Older schemas this version opens, each with the statements that bring it up to date.
 _MIGRATIONS = {
     # 2 added the moves' reported and over_budget flags (engines' own node counts)
@@ -65,7 +67,8 @@ _MIGRATIONS = {
         *_CPU,
     ),
     "botarena-results/2": _CPU,
-    "botarena-results/3": _SEATS,
+    "botarena-results/3": (*_SEATS, *_CLOCK),
+    "botarena-results/4": _CLOCK,
 }
 
 _DDL = f"""

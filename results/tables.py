@@ -67,7 +67,7 @@ def _load(store: Store, tournament: str | None) -> Tables:
     )
     moves = pd.read_sql_query(
         "SELECT m.game_id, m.ply, m.player, COALESCE(s.bot, 'chance') AS bot, "
-        "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget, m.cpu FROM moves m LEFT JOIN seats s "
+        "m.move, m.nodes, m.seconds, m.depth, m.score, m.reported, m.over_budget, m.cpu, m.clock FROM moves m LEFT JOIN seats s "
         "ON s.tournament_id = m.tournament_id AND s.game_id = m.game_id AND s.seat = m.player "
         "WHERE m.tournament_id=? ORDER BY m.game_id, m.ply",
         store.db,
@@ -99,6 +99,7 @@ def typed_moves(moves: pd.DataFrame) -> pd.DataFrame:
         depth=_numbers(moves["depth"], 0, MAX_DEPTH).astype("Int64"),
         score=_numbers(moves["score"]),
         cpu=_numbers(moves["cpu"]),
+        clock=_numbers(moves["clock"]),
     )
 
 

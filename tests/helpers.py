@@ -1,5 +1,6 @@
 """Small tools shared by the tests, independent of the project's bots."""
 
+import shutil
 import sqlite3
 
 
@@ -99,3 +100,26 @@ def process_gone(pid: int, seconds: float = 2.5) -> bool:
         if time.monotonic() > deadline:
             return False
         time.sleep(0.02)
+
+
+#: Chromium and its driver, for the tests that open pages in a browser (None: absent, the tests skip).
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+DRIVER = shutil.which("chromedriver")
+
+
+def headless_chromium(webdriver, offline: bool = True):
+    """A headless Chromium driven by selenium's ``webdriver``; ``offline``: cut off from the
+    network, as a report page must work."""
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    if offline:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions",  # nothing may come from the network
+                               {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    return driver

@@ -191,7 +191,7 @@ CASES = [
           "give a new file name or an existing results database"],
          lambda: Store("notes.txt"), StoreError, write("notes.txt", "hello, this is not SQLite\n" * 100)),
     Case("another-applications-database", argv(db="other.db"),
-         ["'other.db' is not a botarena results database (no botarena schema; expected botarena-results/4); "
+         ["'other.db' is not a botarena results database (no botarena schema; expected botarena-results/5); "
           "give a new file name or an existing results database"],
          lambda: Store("other.db"), StoreError, other_sqlite_database),
     Case("tournament-name-with-another-config", argv("--name", "t", "--seed", "2"),

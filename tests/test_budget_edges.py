@@ -106,21 +106,21 @@ def test_budget_text_is_parsed(text, budget):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("", "empty budget; expected nodes=N, time=SECONDS, depth=D or cpu=SECONDS, comma-separated, or 'none'"),
-        ("  ", "empty budget; expected nodes=N, time=SECONDS, depth=D or cpu=SECONDS, comma-separated, or 'none'"),
+        ("", "empty budget; expected nodes=N, time=SECONDS, depth=D, cpu=SECONDS or tc=CLOCK, comma-separated, or 'none'"),
+        ("  ", "empty budget; expected nodes=N, time=SECONDS, depth=D, cpu=SECONDS or tc=CLOCK, comma-separated, or 'none'"),
         ("nodes", "bad budget 'nodes'; expected nodes=N, time=SECONDS or depth=D, comma-separated, "
-                  "and cpu=SECONDS for CPU time"),
+                  "cpu=SECONDS for CPU time and tc=[MOVES/]SECONDS[+INCREMENT] for a clock"),
         ("nodes=5;time=1", "bad budget nodes='5;time=1'; expected a whole number"),
         ("nodes=5=6", "bad budget nodes='5=6'; expected a whole number"),
         ("Nodes=5", "bad budget 'Nodes=5'; expected nodes=N, time=SECONDS or depth=D, comma-separated, "
-                    "and cpu=SECONDS for CPU time"),
+                    "cpu=SECONDS for CPU time and tc=[MOVES/]SECONDS[+INCREMENT] for a clock"),
         ("nodes=1,nodes=2", "bad budget 'nodes=1,nodes=2': nodes given twice"),
         ("time=soon", "bad budget time='soon'; expected seconds"),
         ("cpu= x ", "bad budget cpu='x'; expected seconds"),
         ("depth=deep", "bad budget depth='deep'; expected a whole number"),
         ("nodes=1.5", "bad budget nodes='1.5'; expected a whole number"),
         ("none,nodes=1", "bad budget 'none,nodes=1'; expected nodes=N, time=SECONDS or depth=D, comma-separated, "
-                         "and cpu=SECONDS for CPU time"),
+                         "cpu=SECONDS for CPU time and tc=[MOVES/]SECONDS[+INCREMENT] for a clock"),
     ],
 )
 def test_bad_budget_text_is_refused_word_for_word(text, message):

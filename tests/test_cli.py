@@ -68,6 +68,16 @@ def test_play_with_game_parameters_and_budget(capsys):
     assert "result " in out
 
 
+def test_play_with_a_clock_gives_each_bot_the_clock_alone_or_beside_the_budget_given(capsys):
+    base = ("play", "tictactoe", "--bot", "random", "--bot", "random", "--seed", "3", "--quiet")
+    code, out, err = run(capsys, *base, "--tc", "10+0.1")
+    assert code == 0, err
+    assert "tictactoe: X: random  vs  O: random  (budget tc=10+0.1, seed 3)" in out
+    code, out, err = run(capsys, *base, "--tc", "40/60+0.6", "--budget", "nodes=50")
+    assert code == 0, err
+    assert "(budget nodes=50,tc=40/60+0.6, seed 3)" in out
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -81,7 +91,10 @@ def test_play_with_game_parameters_and_budget(capsys):
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "nodes=0"], "bad budget nodes=0"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--budget", "fast"], "bad budget 'fast'"),
         (["play", "nim", "--bot", "random", "--bot", "random", "--seed", "x"], "argument --seed: invalid int value"),
-        (["dance"], "unknown command 'dance'; commands: games, bots, play, run, sprt, ladder, report, list, show, tree, exploit"),
+        (["play", "nim", "--bot", "random", "--bot", "random", "--tc", "10+"], "bad time control '10+'; expected "
+                                                                               "[MOVES/]SECONDS[+INCREMENT]"),
+        (["dance"], "unknown command 'dance'; commands: games, bots, play, run, sprt, ladder, report, list, show, export, tree, "
+                   "exploit"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(capsys, argv, message):
@@ -104,6 +117,7 @@ MISTYPED_FLAGS = {
     "report": (["report", "r.db", "--fromat", "csv"], "--fromat", "--format"),
     "list": (["list", "r.db", "--resutl", "win"], "--resutl", "--result"),
     "show": (["show", "r.db", "1", "--tournamnet", "t"], "--tournamnet", "--tournament"),
+    "export": (["export", "r.db", "--tournamnet", "t", "--pgn", "-"], "--tournamnet", "--tournament"),
     "tree": (["tree", "nim", "--bot", "minimax", "--mvoes", "1"], "--mvoes", "--moves"),
     "exploit": (["exploit", "uniform", "--game", "kuhn_poker", "--svae", "s.json"], "--svae", "--save"),
 }
@@ -208,8 +222,9 @@ def test_version_is_the_distribution_version(capsys):
 
 # each setting and the run flag that overrides it
 RUN_FLAGS = {
-    "name": "--name", "game": "--game", "bots": "--bot", "budget": "--budget", "games": "--games",
-    "openings": "--openings", "shuffle": "--shuffle", "seed": "--seed", "format": "--format", "challengers": "--challenger",
+    "name": "--name", "game": "--game", "bots": "--bot", "budget": "--budget", "tc": "--tc", "games": "--games",
+    "openings": "--openings", "shuffle": "--shuffle", "plies": "--plies", "seed": "--seed", "draw": "--draw",
+    "resign": "--resign", "maxmoves": "--maxmoves", "format": "--format", "challengers": "--challenger",
     "time_margin": "--time-margin", "isolate": "--no-isolation", "sandbox": "--sandbox", "trusted": "--trusted", "watchdog": "--watchdog",
     "independent_chance": "--independent-chance", "memory_limit": "--memory-limit", "output_limit": "--output-limit", "database": "--db", "jobs": "--jobs",
     "rounds": "--rounds", "confidence": "--confidence", "max_games": "--max-games",
@@ -233,6 +248,8 @@ def test_run_help_shows_every_default_taken_from_the_settings(monkeypatch):
         "time_margin": 0.35, "isolate": False, "sandbox": True, "trusted": True, "independent_chance": True,
         "watchdog": 42.5, "memory_limit": 777, "output_limit": 99,
         "database": "nightly.db", "jobs": 3, "rounds": 9, "confidence": 0.93, "max_games": 1234,
+        "tc": "37/61+0.7", "plies": 13, "draw": "movenumber=33 movecount=7 score=9", "resign": "movecount=5 score=777",
+        "maxmoves": 321,
     }
     for key, value in odd.items():
         monkeypatch.setitem(DEFAULT_SETTINGS, key, value)
@@ -246,6 +263,7 @@ def test_run_help_shows_every_default_taken_from_the_settings(monkeypatch):
         assert f"default {shown.get(key, odd[key])}" in helps[flag] or f"default: {shown.get(key, odd[key])}" in helps[flag], (flag, helps[flag])
     play = _flag_helps("play")
     assert "(default nodes=777)" in play["--budget"] and "(default 42.5)" in play["--watchdog"]
+    assert "(default: 37/61+0.7)" in play["--tc"]
 
 
 def test_run_help_is_printed_whole(capsys):

@@ -27,7 +27,8 @@ from arena.game import Game
 from arena.limits import Limits
 from arena.records import Termination
 from bots.engine import engine as engine_module
-from bots.engine.engine import ArenaEngine, EngineBot, _path, full_spec, movetime
+from bots.engine.engine import ArenaEngine, EngineBot, _path, full_spec
+from bots.engine.golines import movetime
 from games.nim import Nim
 from games.tictactoe import TicTacToe
 

@@ -183,10 +183,10 @@ def test_a_decision_and_a_plain_move_make_the_same_record_fields():
 
 def test_move_records_are_named_tuples_with_the_documented_fields():
     assert MoveRecord._fields == (
-        "ply", "player", "move", "nodes", "seconds", "depth", "score", "pv", "reported", "over_budget", "cpu"
+        "ply", "player", "move", "nodes", "seconds", "depth", "score", "pv", "reported", "over_budget", "cpu", "clock"
     )
     m = MoveRecord(3, 1, "4", 10, 0.5)
-    assert (m.depth, m.score, m.pv, m.reported, m.over_budget, m.cpu) == (None, None, (), False, False, None)
+    assert (m.depth, m.score, m.pv, m.reported, m.over_budget, m.cpu, m.clock) == (None, None, (), False, False, None, None)
     with pytest.raises(AttributeError):
         m.nodes = 0  # type: ignore[misc]
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.adjudication import Adjudication, DrawRule, ResignRule
 from arena.budget import Budget
 from arena.formats.gauntlet import Gauntlet
 from arena.formats.sprt import Sprt
@@ -66,6 +67,7 @@ def test_the_default_run_keeps_the_name_earlier_versions_derived():
 def test_a_derived_name_is_game_budget_and_six_hex_digits():
     assert re.fullmatch(r"connect4-nodes=300-[0-9a-f]{6}", derived_name(CONFIG))
     assert derived_name(replace(CONFIG, game="nim", budget=Budget(depth=2))).startswith("nim-depth=2-")
+    assert derived_name(replace(CONFIG, budget=Budget(nodes=300, tc="10+0.1"))).startswith("connect4-nodes=300,tc=10+0.1-")
 
 
 def test_a_derived_name_leaves_out_the_name_the_games_and_the_bots():
@@ -83,6 +85,8 @@ def test_a_derived_name_leaves_out_a_gauntlets_challengers_but_not_its_format():
 @pytest.mark.parametrize("change", [
     {"seed": 12}, {"opening_plies": 3}, {"time_margin": 0.5}, {"watchdog": 5.0}, {"isolate": True},
     {"memory_limit": None}, {"output_limit": 7}, {"sandbox": True}, {"format": Swiss(3)},
+    {"adjudication": Adjudication(maxmoves=80)}, {"adjudication": Adjudication(draw=DrawRule(40, 8, 10))},
+    {"adjudication": Adjudication(resign=ResignRule(3, 600))},
 ])
 def test_every_other_setting_makes_another_name(change):
     assert derived_name(replace(CONFIG, **change)) != derived_name(CONFIG)
@@ -107,10 +111,10 @@ def test_the_same_settings_are_the_same():
 
 def test_each_changed_setting_names_its_flag_in_the_tables_order():
     new = replace(CONFIG, seed=1, game="nim", budget=Budget(nodes=5), time_margin=0.5, isolate=True, opening_plies=0,
-                  output_limit=9)
+                  output_limit=9, adjudication=Adjudication(maxmoves=60))
     got = verdict_of(CONFIG, new)
-    assert got.changed == ["--game", "--budget", "--openings", "--seed", "--time-margin", "--no-isolation",
-                           "--output-limit"]
+    assert got.changed == ["--game", "--budget/--tc", "--openings", "--seed", "--draw/--resign/--maxmoves",
+                           "--time-margin", "--no-isolation", "--output-limit"]
     assert (got.fewer, got.more, got.missing) == ([], [], [])
 
 
@@ -121,7 +125,21 @@ def test_a_format_change_is_named_with_each_of_its_settings():
 
 
 def test_a_changed_tournament_budget_is_not_a_changed_bot():
-    assert verdict_of(CONFIG, replace(CONFIG, budget=Budget(nodes=5))).changed == ["--budget"]
+    assert verdict_of(CONFIG, replace(CONFIG, budget=Budget(nodes=5))).changed == ["--budget/--tc"]
+    clock = replace(CONFIG, budget=Budget(nodes=300, tc="10+0.1"))
+    assert verdict_of(CONFIG, clock).changed == ["--budget/--tc"]  # a clock added to the same budget
+    assert verdict_of(clock, replace(CONFIG, budget=Budget(nodes=300, tc="10+0.2"))).changed == ["--budget/--tc"]
+    assert verdict_of(clock, clock).same
+
+
+def test_the_same_adjudication_read_back_is_the_same_and_another_is_a_change():
+    rules = Adjudication(DrawRule(40, 8, 10), ResignRule(3, 600, True), 100)
+    judged = replace(CONFIG, adjudication=rules)
+    assert verdict_of(judged, judged).same
+    for other in (None, replace(rules, maxmoves=101), replace(rules, resign=ResignRule(3, 600)),
+                  replace(rules, draw=None)):
+        assert verdict_of(judged, replace(CONFIG, adjudication=other)).changed == ["--draw/--resign/--maxmoves"]
+    assert verdict_of(CONFIG, judged).changed == ["--draw/--resign/--maxmoves"]
 
 
 def test_a_bot_with_another_spec_or_budget_is_a_change_of_bot():
@@ -210,6 +228,7 @@ def test_a_format_that_cannot_grow_keeps_fewer_as_fewer():
 
 def test_flags_are_named_from_the_settings_table():
     assert FLAGS["games_per_pairing"] == "--games" and FLAGS["sprt"] == "--elo0/--elo1/--alpha/--beta/--model"
+    assert FLAGS["budget"] == "--budget/--tc" and FLAGS["adjudication"] == "--draw/--resign/--maxmoves"
 
 
 # ---- plan: a named run -------------------------------------------------------------------------------
@@ -256,8 +275,8 @@ def test_a_gauntlet_grows_from_a_stage_with_its_challengers():
 def test_a_named_run_with_other_settings_is_refused_naming_every_flag_that_differs():
     config = replace(CONFIG, name="c4", budget=Budget(nodes=400), time_margin=0.5, games_per_pairing=6, bots=(A, B))
     assert refusal([stored(CONFIG, "c4")], config) == (
-        "tournament 'c4' in '/data/r.db' was started with other settings (--budget, --time-margin, --bot, --games "
-        "differ); give a new name with --name, or use another database"
+        "tournament 'c4' in '/data/r.db' was started with other settings (--budget/--tc, --time-margin, --bot, "
+        "--games differ); give a new name with --name, or use another database"
     )
 
 

@@ -9,9 +9,10 @@ hidden card by looking for the word.
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
+
+from tests.helpers import CHROMIUM, DRIVER, headless_chromium
 
 from arena.front.cli import main
 from results.replay import board, pack, replay, seen, unpack
@@ -94,8 +95,6 @@ def test_show_prints_the_whole_game_or_what_one_seat_saw(capsys, stored):
 
 # ---- the HTML replay, in a browser ---------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
 
 
 @pytest.fixture(scope="module")
@@ -104,17 +103,7 @@ def browser():
     pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
     if not (CHROMIUM and DRIVER):
         pytest.skip("Chromium and chromedriver are not installed")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions",  # nothing may come from the network
-                           {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    driver = headless_chromium(webdriver)
     yield driver
     driver.quit()
 

@@ -6,10 +6,11 @@ replay a Connect Four game to the board and result ``arena show`` prints.
 """
 
 import re
-import shutil
 import time
 
 import pytest
+
+from tests.helpers import CHROMIUM, DRIVER, headless_chromium
 
 from arena.front.cli import main
 
@@ -18,8 +19,6 @@ pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Chromium and chromedriver are not installed")
 
 SMALL = ["--game", "connect4", "--bot", "random", "--bot", "greedy", "--bot", "ab=alphabeta:depth=2",
@@ -29,17 +28,7 @@ SMALL = ["--game", "connect4", "--bot", "random", "--bot", "greedy", "--bot", "a
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions",  # nothing may come from the network
-                           {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    driver = headless_chromium(webdriver)
     yield driver
     driver.quit()
 

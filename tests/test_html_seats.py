@@ -6,17 +6,16 @@ Chromium, chromedriver and selenium are installed, opened in headless Chromium.
 import html
 import json
 import re
-import shutil
 from collections import Counter
 
 import pytest
+
+from tests.helpers import CHROMIUM, DRIVER, headless_chromium
 
 from arena.front.cli import main
 
 pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
 needs_browser = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Chromium and chromedriver are not installed")
 ROLIT = ["--game", "rolit", "--bot", "random", "--bot", "greedy", "--bot", "r2=random", "--bot", "g2=greedy",
          "--games", "12", "--jobs", "1", "--no-progress"]
@@ -118,13 +117,16 @@ def test_versus_replaces_the_crosstable_and_by_seat_the_colours(rolit):
 
 
 def listed_games(page: str) -> list[tuple[int, list[str], str, list[int]]]:
-    """(id, data-seats, the seats cell, its group's ids) of every listed game."""
-    part = section(page, "games")
+    """(id, bots in seat order, result, its group's ids) of every listed game, from the columns
+    the page's script draws the list from (``results.html_parts.listing``)."""
+    data = json.loads(re.search(r'id="games-data">(.*?)</script>', page).group(1))
+    text, n, ids = data["text"], data["players"], data["id"]
+    starts = data["groups"] + [len(ids)]
     out = []
-    for group in re.findall(r'<tbody class="pair">(.*?)</tbody>', part, re.S):
-        found = re.findall(r"<tr data-id=\"(\d+)\" data-seats='([^']*)'.*?<td class=\"seats\">(.*?)</td>", group, re.S)
-        ids = [int(gid) for gid, _, _ in found]
-        out += [(int(gid), json.loads(html.unescape(data)), html.unescape(text), ids) for gid, data, text in found]
+    for start, end in zip(starts, starts[1:]):
+        for k in range(start, end):
+            bots = [text[c] for c in data["seats"][k * n:(k + 1) * n] if c >= 0]
+            out.append((ids[k], bots, text[data["result"][k]], ids[start:end]))
     return out
 
 
@@ -134,13 +136,11 @@ def test_every_game_is_listed_with_its_four_seats_in_rounds(rolit):
     listed = listed_games(page)
     assert sorted(gid for gid, *_ in listed) == sorted(tables.games["game_id"]) == sorted(seated)
     assert "Seats (red, yellow, green, blue)" in page and "<th scope=\"col\">First</th>" not in page
-    for gid, data, text, group in listed:
-        assert data == seated[gid] and text == ", ".join(seated[gid]) and len(data) == 4
+    games = tables.games.set_index("game_id")
+    for gid, bots, result, group in listed:
+        assert bots == seated[gid] and len(bots) == 4 and result == games.at[gid, "result"]
         assert len(group) == 4  # a round: every bot in every seat once
         assert all(sorted(seated[g][s] for g in group) == sorted(seated[gid]) for s in range(4))
-    games = tables.games.set_index("game_id")
-    for row in re.findall(r"<tr data-id=\"(\d+)\"[^>]*data-result=\"([^\"]*)\"", section(page, "games")):
-        assert games.at[int(row[0]), "result"] == row[1]
 
 
 def test_replays_hold_every_seat_and_every_board(rolit, registry):
@@ -179,17 +179,7 @@ def test_the_elo_chart_is_the_plackett_luce_fit(rolit, tmp_path):
 @pytest.fixture(scope="module")
 def browser():
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (the test extra) is not installed")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions",  # nothing may come from the network
-                           {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    driver = headless_chromium(webdriver)
     yield driver
     driver.quit()
 
@@ -228,6 +218,7 @@ def test_a_replay_names_every_seat_and_its_bot(browser, rolit):
     opening = row["opening"].split()
     load(browser, page)
     assert errors(browser) == []
+    assert browser.find_element(By.CSS_SELECTOR, f"#games-table tr[data-id='{game_id}'] td.seats").text == ", ".join(seats)
     browser.find_element(By.CSS_SELECTOR, f"button.replay[data-id='{game_id}']").click()
     WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
     assert browser.find_element(By.ID, "replay-players").text == (

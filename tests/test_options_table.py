@@ -23,13 +23,24 @@ RUN_HELP = {
     "--game": ("game", "game spec (default connect4)"),
     "--bot": ("bots", "a bot (repeat); replaces the file's bots (default random greedy minimax:depth=3 "
                       "alphabeta:depth=5 iterative)"),
-    "--budget": ("budget", "default per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS (default nodes=2000)"),
+    "--budget": ("budget", "default per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS, tc=CLOCK (default nodes=2000)"),
+    "--tc": ("tc", "a chess clock for every bot: [MOVES/]SECONDS[+INCREMENT] as fastchess and cutechess write it "
+                   "(40/60+0.6, 10+0.1, 60); added to the budget (a bot's own: @tc=...), which is then the clock alone "
+                   "unless --budget is given (default: no clock)"),
     "--games": ("games", "games per pairing, even: colours are swapped (default 40)"),
-    "--openings": ("openings", "random opening plies per game pair, or an openings file: one opening per line, each "
-                               "played twice with colours swapped (default 4)"),
+    "--openings": ("openings", "random opening plies per game pair, or an openings file: one opening per line, or a "
+                               "chess book in EPD (.epd) or PGN (.pgn); each played twice with colours swapped (default 4)"),
     "--shuffle": ("shuffle", "play the openings file's lines in an order shuffled by --seed, not the file's "
-                             "(default false)"),
+                             "(fastchess's and cutechess's order=random) (default false)"),
+    "--plies": ("plies", "with a PGN openings file: the first N plies of each game (default: all)"),
     "--seed": ("seed", "master seed (default 1)"),
+    "--draw": ("draw", "draw adjudication, as fastchess's -draw: 'movenumber=M movecount=N score=S' (defaults 0, 1, "
+                       "0): from move M, N moves a side with both scores within S centipawns (default: none)"),
+    "--resign": ("resign", "resign adjudication, as fastchess's -resign: 'movecount=N score=S [twosided=true]' "
+                           "(defaults 1, 0): a bot whose own score is S centipawns down for N moves loses; twosided: "
+                           "the winner's score agrees (default: none)"),
+    "--maxmoves": ("maxmoves", "draw a game once each side has made N moves, as fastchess's -maxmoves (default: no "
+                               "limit)"),
     "--format": ("format", "tournament format (default round-robin)"),
     "--challenger": ("challengers", "gauntlet challenger (repeat; default none)"),
     "--rounds": ("rounds", "rounds of a swiss, each pairing one opening with both colours (default none: give it "
@@ -83,7 +94,8 @@ def row(key: str, **changes) -> Setting:
 def test_the_table_lists_the_common_rows_then_each_formats_then_the_limits_then_how_a_run_runs():
     keys = [r.key for r in table()]
     assert keys == [  # the order of --help and of every message that lists settings
-        "name", "game", "bots", "budget", "games", "openings", "shuffle", "seed", "format",
+        "name", "game", "bots", "budget", "tc", "games", "openings", "shuffle", "plies", "seed", "draw", "resign",
+        "maxmoves", "format",
         "challengers",  # gauntlet
         "elo0", "elo1", "alpha", "beta", "model", "max_games",  # sprt
         "rounds",  # swiss
@@ -98,13 +110,15 @@ def test_the_table_holds_the_formats_own_row_objects_in_registry_order():
     own = [r for cls in formats().values() for r in cls.settings]
     rows_ = table()
     assert isinstance(rows_, tuple)
-    assert list(rows_[9:9 + len(own)]) == own
-    assert all(a is b for a, b in zip(rows_[9:9 + len(own)], own))
+    assert rows_[13].key == "format"
+    assert list(rows_[14:14 + len(own)]) == own
+    assert all(a is b for a, b in zip(rows_[14:14 + len(own)], own))
 
 
 def test_rows_of_run_are_its_settings_in_table_order_without_other_commands_rows():
     assert [r.key for r in rows("run")] == [
-        "name", "game", "bots", "budget", "games", "openings", "shuffle", "seed", "format", "challengers", "rounds",
+        "name", "game", "bots", "budget", "tc", "games", "openings", "shuffle", "plies", "seed", "draw", "resign",
+        "maxmoves", "format", "challengers", "rounds",
         "confidence", "max_games", "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit",
         "database", "jobs", "dask", "progress",
     ]
@@ -115,8 +129,8 @@ def test_rows_of_run_are_its_settings_in_table_order_without_other_commands_rows
 def test_rows_of_sprt_take_the_sprt_formats_max_games_and_the_two_bots():
     sprt_rows = rows("sprt")
     assert [r.key for r in sprt_rows] == [
-        "name", "game", "budget", "openings", "shuffle", "seed", "elo0", "elo1", "alpha", "beta", "model", "max_games",
-        "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit", "database", "jobs", "dask",
+        "name", "game", "budget", "tc", "openings", "shuffle", "plies", "seed", "draw", "resign", "maxmoves", "elo0",
+        "elo1", "alpha", "beta", "model", "max_games", "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit", "database", "jobs", "dask",
         "progress", "new", "base",
     ]
     assert next(r for r in sprt_rows if r.key == "max_games").default == 2000
@@ -144,8 +158,8 @@ def test_run_defaults_are_every_toml_key_of_run_with_its_default():
     expected = {
         "name": None, "game": "connect4",
         "bots": ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
-        "budget": "nodes=2000", "games": 40, "openings": 4, "shuffle": False, "seed": 1, "format": "round-robin",
-        "challengers": [], "rounds": None, "confidence": None, "max_games": None,
+        "budget": "nodes=2000", "tc": None, "games": 40, "openings": 4, "shuffle": False, "plies": None, "seed": 1,
+        "draw": None, "resign": None, "maxmoves": None, "format": "round-robin", "challengers": [], "rounds": None, "confidence": None, "max_games": None,
         "time_margin": DEFAULT_LIMITS.time_margin, "isolate": True, "sandbox": False, "trusted": False, "independent_chance": False,
         "watchdog": DEFAULT_LIMITS.watchdog, "memory_limit": DEFAULT_LIMITS.memory_limit,
         "output_limit": DEFAULT_LIMITS.output_limit, "database": "arena-results.db", "jobs": None,
@@ -163,19 +177,20 @@ def test_flag_only_settings_are_not_defaults_of_a_file():
 
 def test_sprt_ladder_and_play_defaults():
     assert defaults("sprt") == {
-        "name": None, "game": "connect4", "budget": "nodes=2000", "openings": 4, "shuffle": False, "seed": 1,
-        "elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized", "max_games": 2000,
+        "name": None, "game": "connect4", "budget": "nodes=2000", "tc": None, "openings": 4, "shuffle": False,
+        "plies": None, "seed": 1, "draw": None, "resign": None, "maxmoves": None, "elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized", "max_games": 2000,
         "time_margin": 0.1, "isolate": True, "sandbox": False, "trusted": False, "independent_chance": False,
         "watchdog": 60.0, "memory_limit": 1024,
         "output_limit": 1024, "database": "arena-results.db", "jobs": None, "new": None, "base": None,
     }
     assert defaults("ladder") == {
-        "game": "connect4", "budget": "nodes=2000", "openings": 4, "shuffle": False, "seed": 1, "placement": 4,
+        "game": "connect4", "budget": "nodes=2000", "tc": None, "openings": 4, "shuffle": False, "plies": None,
+        "seed": 1, "draw": None, "resign": None, "maxmoves": None, "placement": 4,
         "batch": None, "time_margin": 0.1, "isolate": True, "sandbox": False, "trusted": False, "independent_chance": False,
         "watchdog": 60.0, "memory_limit": 1024,
         "output_limit": 1024, "jobs": None,
     }
-    assert defaults("play") == {"budget": "nodes=2000", "time_margin": 0.1, "isolate": True, "sandbox": False,
+    assert defaults("play") == {"budget": "nodes=2000", "tc": None, "time_margin": 0.1, "isolate": True, "sandbox": False,
                                 "trusted": False, "watchdog": 60.0}
 
 
@@ -250,7 +265,8 @@ def test_every_flag_is_none_when_not_given():
 
 def test_the_help_shows_the_values_given_not_the_tables_defaults():
     values = {"game": "othello:size=6", "bots": ["mcts:playouts=7", "greedy"], "games": 38, "isolate": False,
-              "sandbox": True, "shuffle": True, "watchdog": 42.5, "jobs": 3, "name": "nightly", "challengers": ["x"]}
+              "sandbox": True, "shuffle": True, "watchdog": 42.5, "jobs": 3, "name": "nightly", "challengers": ["x"],
+              "tc": "40/60+0.6", "draw": "movecount=8 score=10", "maxmoves": 77}
     got = helps(parser_for("run", values))
     assert got["--game"] == "game spec (default othello:size=6)"
     assert got["--bot"] == "a bot (repeat); replaces the file's bots (default mcts:playouts=7 greedy)"
@@ -262,6 +278,9 @@ def test_the_help_shows_the_values_given_not_the_tables_defaults():
     assert got["--jobs"] == "worker processes (default: 3)"
     assert got["--name"] == "tournament name in the database (default: nightly)"
     assert got["--challenger"] == "gauntlet challenger (repeat; default x)"
+    assert got["--tc"].endswith("unless --budget is given (default: 40/60+0.6)")
+    assert got["--draw"].endswith("within S centipawns (default: movecount=8 score=10)")
+    assert got["--maxmoves"] == "draw a game once each side has made N moves, as fastchess's -maxmoves (default: 77)"
 
 
 def test_a_key_missing_from_the_values_shows_the_rows_own_default():
@@ -269,10 +288,10 @@ def test_a_key_missing_from_the_values_shows_the_rows_own_default():
     assert got == {flag: text for flag, (_, text) in RUN_HELP.items()}
 
 
-def test_play_flags_are_the_budget_and_the_limits():
+def test_play_flags_are_the_budget_the_clock_and_the_limits():
     got = helps(parser_for("play"))
     assert got == {flag: RUN_HELP[flag][1] for flag in
-                   ("--budget", "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--watchdog")}
+                   ("--budget", "--tc", "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--watchdog")}
 
 
 def test_skipped_keys_get_no_flag_and_the_flags_after_them_still_do():
@@ -283,8 +302,8 @@ def test_skipped_keys_get_no_flag_and_the_flags_after_them_still_do():
 def test_sprt_bots_are_table_rows_without_a_flag():
     got = actions(parser_for("sprt"))
     assert list(got) == [
-        "--name", "--game", "--budget", "--openings", "--shuffle", "--seed", "--elo0", "--elo1", "--alpha", "--beta",
-        "--model", "--max-games", "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--independent-chance",
+        "--name", "--game", "--budget", "--tc", "--openings", "--shuffle", "--plies", "--seed", "--draw", "--resign",
+        "--maxmoves", "--elo0", "--elo1", "--alpha", "--beta", "--model", "--max-games", "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--independent-chance",
         "--watchdog", "--memory-limit",
         "--output-limit", "--db", "--jobs", "--dask", "--no-progress",
     ]
@@ -314,23 +333,28 @@ def test_on_and_off_flags_take_no_value_and_set_true_or_false():
 def test_int_and_float_flags_are_read_as_numbers_of_their_kind():
     given = parser_for("run").parse_args(
         ["--games", "4", "--seed", "-3", "--time-margin", "1", "--watchdog", "2.5", "--confidence", "1",
-         "--memory-limit", "0", "--max-games", "10", "--rounds", "3", "--jobs", "2", "--output-limit", "5"]
+         "--memory-limit", "0", "--max-games", "10", "--rounds", "3", "--jobs", "2", "--output-limit", "5",
+         "--plies", "8", "--maxmoves", "120"]
     )
     assert (given.games, given.seed, given.max_games, given.rounds, given.jobs) == (4, -3, 10, 3, 2)
-    assert (given.memory_limit, given.output_limit) == (0, 5)
+    assert (given.memory_limit, given.output_limit, given.plies, given.maxmoves) == (0, 5, 8, 120)
     assert all(type(v) is int for v in (given.games, given.seed, given.memory_limit, given.max_games, given.rounds,
-                                         given.jobs, given.output_limit))
+                                         given.jobs, given.output_limit, given.plies, given.maxmoves))
     assert (given.time_margin, given.watchdog, given.confidence) == (1.0, 2.5, 1.0)
     assert all(type(v) is float for v in (given.time_margin, given.watchdog, given.confidence))
     with pytest.raises(argparse.ArgumentError, match="invalid int value: '4.5'"):
         parser_for("run").parse_args(["--games", "4.5"])
+    with pytest.raises(argparse.ArgumentError, match="invalid int value: 'ten'"):
+        parser_for("run").parse_args(["--maxmoves", "ten"])
 
 
 def test_text_flags_are_kept_as_typed():
     given = parser_for("run").parse_args(["--openings", "7", "--game", "nim", "--name", "n", "--db", "x.db",
-                                          "--dask", "local", "--budget", "time=1"])
+                                          "--dask", "local", "--budget", "time=1", "--tc", "40/60+0.6",
+                                          "--draw", "movenumber=40 movecount=8", "--resign", "score=600"])
     assert (given.openings, given.game, given.name, given.database, given.dask, given.budget) == (
         "7", "nim", "n", "x.db", "local", "time=1")
+    assert (given.tc, given.draw, given.resign) == ("40/60+0.6", "movenumber=40 movecount=8", "score=600")
 
 
 def test_a_texts_flag_is_given_once_per_item():
@@ -341,7 +365,8 @@ def test_a_texts_flag_is_given_once_per_item():
 def test_metavars_come_from_the_table_and_the_rest_from_the_dest():
     got = actions(parser_for("run"))
     assert {flag: a.metavar for flag, a in got.items() if a.metavar is not None} == {
-        "--bot": "[NAME=]SPEC[@BUDGET]", "--openings": "PLIES|FILE", "--challenger": "NAME", "--rounds": "R",
+        "--bot": "[NAME=]SPEC[@BUDGET]", "--tc": "CLOCK", "--openings": "PLIES|FILE", "--plies": "N",
+        "--draw": "RULES", "--resign": "RULES", "--maxmoves": "N", "--challenger": "NAME", "--rounds": "R",
         "--max-games": "N", "--time-margin": "SECONDS", "--watchdog": "SECONDS", "--memory-limit": "MIB",
         "--output-limit": "KIB", "--dask": "ADDRESS",
     }
@@ -365,7 +390,7 @@ def test_only_choice_rows_get_choices_and_only_numbers_get_a_type():
     got = actions(parser_for("run"))
     assert [flag for flag, a in got.items() if a.choices is not None] == ["--format"]
     assert {flag: a.type for flag, a in got.items() if a.type is not None} == {
-        "--games": int, "--seed": int, "--rounds": int, "--confidence": float, "--max-games": int,
+        "--games": int, "--plies": int, "--seed": int, "--maxmoves": int, "--rounds": int, "--confidence": float, "--max-games": int,
         "--time-margin": float, "--watchdog": float, "--memory-limit": int, "--output-limit": int, "--jobs": int,
     }
     assert [flag for flag, a in got.items() if type(a).__name__ == "_AppendAction"] == ["--bot", "--challenger"]
@@ -379,7 +404,8 @@ def test_the_ladder_marks_the_settings_it_fixes_at_creation():
     assert got["--jobs"] == "worker processes (default: the number of CPUs)"  # how it runs: not fixed
     assert got["--no-progress"] == "no progress bar (default: a bar on stderr)"
     fixed = [flag for flag, text in got.items() if text.endswith(", set at creation")]
-    assert fixed == ["--game", "--budget", "--openings", "--shuffle", "--seed", "--placement", "--batch",
+    assert fixed == ["--game", "--budget", "--tc", "--openings", "--shuffle", "--plies", "--seed", "--draw", "--resign",
+                     "--maxmoves", "--placement", "--batch",
                      "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--independent-chance", "--watchdog",
                      "--memory-limit", "--output-limit"]
 
@@ -412,12 +438,12 @@ def test_overrides_leave_out_settings_without_a_flag_and_read_missing_ones_as_no
     assert "new" not in got and "base" not in got
     assert got["elo0"] == 1.5
     assert {k for k, v in got.items() if v is not None} == {"elo0"}
-    assert len(got) == 24
+    assert len(got) == 29
 
 
-def test_overrides_of_play_are_its_six_settings():
+def test_overrides_of_play_are_its_seven_settings():
     args = argparse.Namespace(budget="nodes=5", watchdog=None)
-    assert overrides(args, "play") == {"budget": "nodes=5", "time_margin": None, "isolate": None, "sandbox": None,
+    assert overrides(args, "play") == {"budget": "nodes=5", "tc": None, "time_margin": None, "isolate": None, "sandbox": None,
                                        "trusted": None, "watchdog": None}
 
 
@@ -426,14 +452,16 @@ def test_overrides_of_play_are_its_six_settings():
 
 def test_each_stored_key_is_named_by_its_run_flags_or_else_every_commands():
     assert stored_flags() == {
-        "game": "--game", "bots": "--bot", "budget": "--budget", "games_per_pairing": "--games",
-        "opening_plies": "--openings", "opening_book": "--openings/--shuffle", "seed": "--seed", "format": "--format",
+        "game": "--game", "bots": "--bot", "budget": "--budget/--tc", "games_per_pairing": "--games",
+        "opening_plies": "--openings", "opening_book": "--openings/--shuffle/--plies", "seed": "--seed",
+        "adjudication": "--draw/--resign/--maxmoves", "format": "--format",
         "challengers": "--challenger", "sprt": "--elo0/--elo1/--alpha/--beta/--model", "rounds": "--rounds",
         "race": "--confidence/--max-games", "time_margin": "--time-margin", "isolate": "--no-isolation",
         "sandbox": "--sandbox", "trusted": "--trusted", "independent_chance": "--independent-chance", "watchdog": "--watchdog", "memory_limit": "--memory-limit",
         "output_limit": "--output-limit",
     }
-    assert list(stored_flags())[:4] == ["game", "bots", "budget", "games_per_pairing"]  # the table's order
+    assert list(stored_flags())[:9] == ["game", "bots", "budget", "games_per_pairing", "opening_plies", "opening_book",
+                                        "seed", "adjudication", "format"]  # the table's order
 
 
 def test_a_flag_is_named_once_and_rows_without_a_flag_not_at_all(monkeypatch):

@@ -101,6 +101,7 @@ def workdir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("readme")
     shutil.copytree(ROOT / "examples" / "engines", folder / "examples" / "engines", ignore=shutil.ignore_patterns("engine"))
     shutil.copy(ROOT / "examples" / "tournament.toml", folder / "examples")
+    shutil.copytree(ROOT / "examples" / "openings", folder / "examples" / "openings")
     return folder
 
 

@@ -46,7 +46,10 @@ def test_the_old_database_is_of_schema_3_until_opened(old_db):
     con.close()
     Store(old_db, create=False).close()
     con = sqlite3.connect(old_db)
-    assert con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == SCHEMA == "botarena-results/4"
+    assert con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == SCHEMA == "botarena-results/5"
+    # 5: the clock after each move, NULL in the games stored before
+    assert "clock" in {r[1] for r in con.execute("PRAGMA table_info(moves)")}
+    assert con.execute("SELECT COUNT(*) FROM moves WHERE clock IS NOT NULL").fetchone()[0] == 0
     con.close()
 
 

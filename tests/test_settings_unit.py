@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from arena import get_registry
+from arena.adjudication import Adjudication, DrawRule, ResignRule
 from arena.budget import Budget
-from arena.errors import ArenaError
+from arena.clock import TimeControl
+from arena.errors import ArenaError, ParameterError
 from arena.formats.gauntlet import Gauntlet
 from arena.formats.race import Race
 from arena.formats.roundrobin import RoundRobin
@@ -26,7 +29,7 @@ from arena.front.settings import (
     DEFAULT_SETTINGS, KEYS, SPRT_SETTINGS, ConfigError, RunSettings, build, build_sprt, load_file, parse_entrant,
     settings,
 )
-from arena.front.tournament import Entrant, TournamentConfig
+from arena.front.tournament import Entrant, TournamentConfig, make_schedule, validate
 from arena.limits import Limits
 from arena.opening import OpeningsError
 from results.sprt import SPRT
@@ -54,7 +57,8 @@ def error(call, *args) -> str:
 
 def test_the_keys_are_the_run_defaults_keys_in_order():
     assert KEYS == tuple(DEFAULT_SETTINGS) == (  # the keys a file may hold, as an unknown key's message lists them
-        "name", "game", "bots", "budget", "games", "openings", "shuffle", "seed", "format", "challengers", "rounds",
+        "name", "game", "bots", "budget", "tc", "games", "openings", "shuffle", "plies", "seed", "draw", "resign",
+        "maxmoves", "format", "challengers", "rounds",
         "confidence", "max_games", "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit",
         "database", "jobs",
     )
@@ -103,9 +107,9 @@ def test_an_unknown_key_is_named_first_with_the_keys_a_file_may_hold(tmp_path):
     path = tmp_path / "typo.toml"
     path.write_text('game = "nim"\ngmae = 1\nbost = 2\n')
     assert error(load_file, path) == (
-        f"unknown setting 'gmae' in {str(path)!r}; settings: name, game, bots, budget, games, openings, shuffle, "
-        "seed, format, challengers, rounds, confidence, max_games, time_margin, isolate, sandbox, "
-        "trusted, independent_chance, watchdog, memory_limit, output_limit, database, jobs"
+        f"unknown setting 'gmae' in {str(path)!r}; settings: name, game, bots, budget, tc, games, openings, shuffle, "
+        "plies, seed, draw, resign, maxmoves, format, challengers, rounds, confidence, max_games, time_margin, "
+        "isolate, sandbox, trusted, independent_chance, watchdog, memory_limit, output_limit, database, jobs"
     )
     assert error(load_file, path, ("game", "gmae")) == f"unknown setting 'bost' in {str(path)!r}; settings: game, gmae"
 
@@ -383,8 +387,8 @@ def test_a_bot_is_spec_or_name_equals_spec_with_an_optional_budget(text, entrant
     ("ab=", "bad bot 'ab=': no bot spec"),
     ("", "bad bot '': no bot spec"),
     ("@nodes=5", "bad bot '@nodes=5': no bot spec"),
-    ("a@", "budget of bot 'a': empty budget; expected nodes=N, time=SECONDS, depth=D or cpu=SECONDS, "
-           "comma-separated, or 'none'"),
+    ("a@", "budget of bot 'a': empty budget; expected nodes=N, time=SECONDS, depth=D, cpu=SECONDS or "
+           "tc=CLOCK, comma-separated, or 'none'"),
     ("x=greedy@nodes=1@depth=2", "budget of bot 'x': bad budget nodes='1@depth=2'; expected a whole number"),
     ("greedy@depth=0", "budget of bot 'greedy': bad budget depth=0; expected a whole number of at least 1"),
 ])
@@ -436,10 +440,10 @@ def test_a_budget_is_text_a_table_or_a_budget():
 
 
 @pytest.mark.parametrize("value, message", [
-    ({"nodes": 7, "moves": 3}, "the budget: unknown budget key 'moves'; keys: nodes, time, depth, cpu"),
+    ({"nodes": 7, "moves": 3}, "the budget: unknown budget key 'moves'; keys: nodes, time, depth, cpu, tc"),
     ({"nodes": 0}, "the budget: bad budget nodes=0; expected a whole number of at least 1"),
-    ("lots", "the budget: bad budget 'lots'; expected nodes=N, time=SECONDS or depth=D, comma-separated, and "
-             "cpu=SECONDS for CPU time"),
+    ("lots", "the budget: bad budget 'lots'; expected nodes=N, time=SECONDS or depth=D, comma-separated, "
+             "cpu=SECONDS for CPU time and tc=[MOVES/]SECONDS[+INCREMENT] for a clock"),
     (5, "the budget: expected text like 'nodes=1000' or a table, got 5"),
     (None, "the budget: expected text like 'nodes=1000' or a table, got None"),
 ])
@@ -481,6 +485,165 @@ def test_lists_of_names_are_stripped():
     assert st._texts({"k": []}, "k") == []
     for bad in ("a", ["a", 1], ("a",), None):
         assert error(st._texts, {"k": bad}, "k") == f"k must be a list of names, got {bad!r}"
+
+
+# ---- the clock (tc) ---------------------------------------------------------------------------------
+
+TC_FORM = "expected [MOVES/]SECONDS[+INCREMENT] as fastchess and cutechess write it: 40/60+0.6, 10+0.1, 60 or 1:30+1"
+
+
+def test_a_clock_given_without_a_budget_is_the_budget_alone():
+    merged = settings(None, {"tc": "10+0.1"})
+    assert merged == {**DEFAULT_SETTINGS, "tc": "10+0.1", "budget": "none"}  # not the default nodes=2000 too
+    budget = build(merged)[0].budget
+    assert budget == Budget(tc=TimeControl(10.0, 0.1))
+    assert (budget.nodes, budget.time, budget.depth, budget.cpu) == (None, None, None, None)
+    assert str(budget) == "tc=10+0.1"
+
+
+def test_a_clock_given_with_a_budget_is_added_to_it():
+    budget = build(settings(None, {"tc": "10+0.1", "budget": "nodes=500"}))[0].budget
+    assert budget == Budget(nodes=500, tc=TimeControl(10.0, 0.1)) and str(budget) == "nodes=500,tc=10+0.1"
+    assert build(values(budget="depth=4,cpu=2", tc=" 60 "))[0].budget == Budget(depth=4, cpu=2.0, tc="60")
+    assert build(values(budget={"nodes": 9}, tc="1:30+1"))[0].budget == Budget(nodes=9, tc=TimeControl(90.0, 1.0))
+    # the tc setting's clock in place of one the budget holds
+    assert build(values(budget="nodes=5,tc=1", tc="2+0.5"))[0].budget == Budget(nodes=5, tc="2+0.5")
+
+
+def test_no_clock_leaves_the_budget_as_given():
+    assert settings(None, {"tc": None}) == DEFAULT_SETTINGS
+    assert build(values())[0].budget == Budget(nodes=2000) and build(values())[0].budget.tc is None
+
+
+def test_a_clock_and_a_moves_time_are_refused_in_one_line():
+    message = error(build, settings(None, {"tc": "10+0.1", "budget": "time=1"}))
+    assert message == "tc: give a move's time (time=1) or a clock (tc=10+0.1), not both"
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("tc, message", [
+    ("10+", f"tc: bad time control '10+'; {TC_FORM}"),
+    ("abc", f"tc: bad time control 'abc'; {TC_FORM}"),
+    ("-5", f"tc: bad time control '-5'; {TC_FORM}"),
+    ("10+0.1+1", f"tc: bad time control '10+0.1+1'; {TC_FORM}"),
+    ("40/", f"tc: bad time control '40/'; {TC_FORM}"),
+    ("0", "tc: bad time control: a clock needs some time (seconds or an increment above 0)"),
+    ("0+0", "tc: bad time control: a clock needs some time (seconds or an increment above 0)"),
+    ("0/10", "tc: bad time control moves=0; expected a whole number of at least 1"),
+    ("", "tc must be a time control such as 10+0.1, got ''"),
+    (60, "tc must be a time control such as 10+0.1, got 60"),  # a TOML number, not text
+])
+def test_a_bad_clock_is_refused_in_one_line_naming_the_expected_form(tc, message):
+    got = error(build, settings(None, {"tc": tc}))
+    assert got == message and "\n" not in got
+
+
+def test_a_file_with_a_clock_and_no_budget_plays_the_clock_alone(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('game = "nim"\ntc = "40/60+0.6"\n')
+    merged = settings(str(path))
+    assert merged["budget"] == "none" and merged["tc"] == "40/60+0.6"
+    budget = build(merged)[0].budget
+    assert budget == Budget(tc=TimeControl(60.0, 0.6, 40)) and str(budget) == "tc=40/60+0.6"
+
+
+def test_a_budget_from_the_file_or_the_flags_keeps_the_clock_beside_it(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('tc = "40/60+0.6"\nbudget = "nodes=7"\n')
+    assert build(settings(str(path)))[0].budget == Budget(nodes=7, tc="40/60+0.6")
+    path.write_text('budget = "depth=3"\n')
+    assert build(settings(str(path), {"tc": "10+0.1"}))[0].budget == Budget(depth=3, tc="10+0.1")
+    path.write_text('tc = "40/60+0.6"\n')
+    assert build(settings(str(path), {"budget": "nodes=9"}))[0].budget == Budget(nodes=9, tc="40/60+0.6")
+    assert build(settings(str(path), {"tc": "5"}))[0].budget == Budget(tc="5")  # the flag's clock over the file's
+
+
+def test_an_sprt_takes_the_clock_as_a_run_does():
+    config, _ = build_sprt(settings(None, {"tc": "8+0.08", "new": "alphabeta", "base": "greedy"}, SPRT_SETTINGS))
+    assert config.budget == Budget(tc="8+0.08")
+
+
+def test_a_bots_own_budget_may_hold_a_clock():
+    assert parse_entrant("a=greedy@tc=10+0.1") == Entrant("a", "greedy", Budget(tc=TimeControl(10.0, 0.1)))
+    assert parse_entrant("greedy@nodes=5,tc=40/60") == Entrant("greedy", "greedy", Budget(nodes=5, tc="40/60"))
+    assert error(parse_entrant, "greedy@time=1,tc=10") == (
+        "budget of bot 'greedy': give a move's time (time=1) or a clock (tc=10), not both"
+    )
+    assert error(parse_entrant, "greedy@tc=ten") == f"budget of bot 'greedy': bad time control 'ten'; {TC_FORM}"
+
+
+# ---- adjudication -----------------------------------------------------------------------------------
+
+DRAW_KEYS = "options: movenumber, movecount, score (e.g. movenumber=40 movecount=8 score=10)"
+RESIGN_KEYS = "options: movecount, score, twosided (e.g. movecount=3 score=600)"
+
+
+def test_draw_resign_and_maxmoves_from_a_file_build_the_adjudication(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('game = "chess"\ndraw = "movenumber=40 movecount=8 score=10"\n'
+                    'resign = "movecount=3 score=600 twosided=true"\nmaxmoves = 100\n')
+    rules = build(settings(str(path)))[0].adjudication
+    assert rules == Adjudication(DrawRule(movenumber=40, movecount=8, score=10),
+                                 ResignRule(movecount=3, score=600, twosided=True), maxmoves=100)
+
+
+def test_each_adjudication_may_be_given_alone_and_none_is_no_adjudication():
+    assert build(values())[0].adjudication is None
+    assert build(values(maxmoves=60))[0].adjudication == Adjudication(maxmoves=60)
+    assert build(values(draw="movecount=3"))[0].adjudication == Adjudication(draw=DrawRule(0, 3, 0))
+    assert build(values(resign="score=500,movecount=2"))[0].adjudication == Adjudication(resign=ResignRule(2, 500))
+    assert build(values(draw={"score": 20}))[0].adjudication == Adjudication(draw=DrawRule(score=20))  # a TOML table
+    assert build(values(resign="twosided=TRUE"))[0].adjudication.resign == ResignRule(twosided=True)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("draw", "moves=3", f"unknown draw option 'moves'; {DRAW_KEYS}"),
+    ("draw", {"movecount": 3, "twosided": True}, f"unknown draw option 'twosided'; {DRAW_KEYS}"),
+    ("resign", "count=3 score=600", f"unknown resign option 'count'; {RESIGN_KEYS}"),
+    ("resign", "movecount=3 movenumber=2", f"unknown resign option 'movenumber'; {RESIGN_KEYS}"),
+    ("draw", "movecount", "bad draw option 'movecount'; expected KEY=VALUE with KEY one of movenumber, movecount, score"),
+    ("resign", "600", "bad resign option '600'; expected KEY=VALUE with KEY one of movecount, score, twosided"),
+])
+def test_an_unknown_adjudication_option_is_refused_naming_the_options(key, value, message):
+    got = error(build, values(**{key: value}))
+    assert got == message and "\n" not in got
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("draw", "movecount=x", "bad draw option movecount='x'; expected a whole number, 0 or more"),
+    ("draw", "score=-10", "bad draw option score=-10; expected a whole number, 0 or more"),
+    ("draw", "movenumber=1.5", "bad draw option movenumber='1.5'; expected a whole number, 0 or more"),
+    ("resign", "twosided=yes", "bad resign option twosided='yes'; expected true or false"),
+    ("resign", {"twosided": 1}, "bad resign option twosided=1; expected true or false"),
+    ("draw", 5, "bad draw 5; expected KEY=VALUE pairs such as movenumber=40 movecount=8 score=10"),
+    ("resign", ["movecount=3"], "bad resign ['movecount=3']; expected KEY=VALUE pairs such as movecount=3 score=600"),
+    ("maxmoves", 0, "bad maxmoves 0; expected a whole number of moves, at least 1"),
+    ("maxmoves", "40", "maxmoves must be a whole number, got '40'"),
+    ("maxmoves", True, "maxmoves must be a whole number, got True"),
+])
+def test_a_bad_adjudication_value_is_refused_in_one_line(key, value, message):
+    got = error(build, values(**{key: value}))
+    assert got == message and "\n" not in got
+
+
+def test_draw_or_resign_for_a_game_of_three_is_refused_when_the_tournament_is_checked():
+    registry = get_registry(entry_points=False)
+    three = dict(game="rolit:players=3", bots=["a=random", "b=random", "c=greedy"], games=2, openings=0)
+    refusal = "draw and resign adjudication read two bots' scores of a zero-sum game; rolit has 3 seats and is not zero-sum"
+    for rules in ({"draw": "movecount=8 score=10"}, {"resign": "movecount=3 score=600"}):
+        config, _ = build(values(**three, **rules))  # built: the game is looked at when the tournament is checked
+        for check in (validate, make_schedule):
+            with pytest.raises(ParameterError) as info:
+                check(config, registry)
+            assert str(info.value) == refusal
+    two = build(values(game="rolit:players=2", bots=["random", "greedy"], games=2, openings=0, draw="score=5"))[0]
+    with pytest.raises(ParameterError, match="^draw and resign adjudication .*; rolit has 2 seats and is not zero-sum$"):
+        validate(two, registry)
+    most = build(values(**three, maxmoves=30))[0]  # the maximum length is for every game
+    assert validate(most, registry).name == "rolit"
+    assert {g.adjudication for g in make_schedule(most, registry).games} == {Adjudication(maxmoves=30)}
+    assert validate(build(values(game="chess", bots=["random", "greedy"], games=2, openings=0,
+                                 draw="movenumber=40 movecount=8 score=10"))[0], registry).name == "chess"
 
 
 # ---- build_sprt -------------------------------------------------------------------------------------

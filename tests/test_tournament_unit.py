@@ -2,12 +2,15 @@
 the keywords of earlier versions, the stored form and back, the checks and their messages, the
 order of games, their seeds and openings, growth, and short names."""
 
+import json
 import random
 from dataclasses import replace
 
 import pytest
 
 from arena import Budget, get_registry
+from arena.adjudication import Adjudication, DrawRule, ResignRule
+from arena.clock import TimeControl
 from arena.errors import ParameterError
 from arena.formats.gauntlet import Gauntlet
 from arena.formats.roundrobin import RoundRobin
@@ -63,6 +66,45 @@ def test_the_stored_form_holds_every_setting_and_reads_back_to_the_same_config()
     sandboxed = stored_form(replace(c, limits=replace(c.limits, sandbox=True)))
     assert sandboxed["sandbox"] is True and "sandbox" not in stored and "opening_book" not in stored
     assert from_stored(sandboxed).limits.sandbox
+
+
+def test_adjudication_and_a_clock_are_stored_as_text_and_read_back_to_the_same_rules():
+    rules = Adjudication(DrawRule(40, 8, 10), ResignRule(3, 600, True), 100)
+    c = TournamentConfig(
+        game="chess", bots=(Entrant("a", "random", Budget(tc="5+0.05")), Entrant("b", "greedy")),
+        budget=Budget(nodes=500, tc="40/60+0.6"), adjudication=rules)
+    stored = stored_form(c)
+    assert stored["budget"] == "nodes=500,tc=40/60+0.6"
+    assert stored["bots"] == [{"name": "a", "spec": "random", "budget": "tc=5+0.05"},
+                              {"name": "b", "spec": "greedy", "budget": "nodes=500,tc=40/60+0.6"}]
+    assert stored["adjudication"] == {"draw": "movenumber=40 movecount=8 score=10",
+                                      "resign": "movecount=3 score=600 twosided=true", "maxmoves": 100}
+    back = from_stored(json.loads(json.dumps(stored)))  # as the database gives it back
+    assert back.adjudication == rules and stored_form(back) == stored
+    assert back.budget == c.budget and back.budget.tc == TimeControl(60.0, 0.6, 40)
+    assert back.bots[0].budget.tc == TimeControl(5.0, 0.05) and back.bots[0].budget.nodes is None
+    games = make_schedule(replace(c, game="tictactoe", games_per_pairing=2), REGISTRY).games
+    assert [g.adjudication for g in games] == [rules] * 2
+    assert {g.budgets for g in games} == {(Budget(tc="5+0.05"), c.budget), (c.budget, Budget(tc="5+0.05"))}
+
+
+@pytest.mark.parametrize("rules, stored", [
+    (Adjudication(maxmoves=7), {"draw": None, "resign": None, "maxmoves": 7}),
+    (Adjudication(draw=DrawRule()), {"draw": "movenumber=0 movecount=1 score=0", "resign": None, "maxmoves": None}),
+    (Adjudication(resign=ResignRule(2, 300)), {"draw": None, "resign": "movecount=2 score=300", "maxmoves": None}),
+])
+def test_each_adjudication_alone_is_stored_and_read_back(rules, stored):
+    c = TournamentConfig("tictactoe", bots=(Entrant("a", "random"), Entrant("b", "greedy")), adjudication=rules)
+    assert stored_form(c)["adjudication"] == stored
+    assert from_stored(stored_form(c)).adjudication == rules
+
+
+def test_no_adjudication_is_not_stored_and_reads_back_as_none():
+    for rules in (None, Adjudication()):  # no rule set is none
+        c = TournamentConfig("tictactoe", bots=(Entrant("a", "random"), Entrant("b", "greedy")), adjudication=rules)
+        assert "adjudication" not in stored_form(c)
+        assert from_stored(stored_form(c)).adjudication is None
+    assert from_stored({"game": "nim", "budget": "nodes=10", "adjudication": None}).adjudication is None
 
 
 def test_a_stored_form_of_an_early_version_reads_with_the_defaults():

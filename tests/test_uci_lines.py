@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from arena import get_registry
-from bots.engine.uci import LICHESS_K
+from arena.scores import LICHESS_K
 
 pytest.importorskip("chess", reason="the chess game needs python-chess")
 

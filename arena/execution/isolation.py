@@ -100,6 +100,8 @@ class RemoteBot:
     def choose(self, game: Game, state, budget: Counter):
         limits = budget.budget
         timeout = self.limits.watchdog if limits.time is None else limits.time + self.limits.time_margin
+        if limits.clock is not None:  # its clock run out, the move is lost on time: no use waiting longer
+            timeout = limits.clock.left + self.limits.time_margin
         sent = None if limits is self._budget else limits  # the host keeps the budget of the last move
         self._budget = limits
         tree = self.host.tree
@@ -110,12 +112,18 @@ class RemoteBot:
             if start is None:
                 start = tree.cpu_seconds()
             guard = self._cpu_guard(limits, start)
-        if isinstance(state, View):  # the seat's view, as text: the host never sees the state
-            texts = view_texts(self._game, state)
-            self._legal_texts = texts[3]  # to read the answer back by
-            answer = self.host.call(("view", texts, sent), timeout, "move", guard)
-        else:
-            answer = self.host.call(("choose", state, sent), timeout, "move", guard)
+        try:
+            if isinstance(state, View):  # the seat's view, as text: the host never sees the state
+                texts = view_texts(self._game, state)
+                self._legal_texts = texts[3]  # to read the answer back by
+                answer = self.host.call(("view", texts, sent), timeout, "move", guard)
+            else:
+                answer = self.host.call(("choose", state, sent), timeout, "move", guard)
+        except BotFault as fault:
+            # the wait for the answer ran out (not the cpu budget, whose fault says what it used)
+            if limits.clock is not None and fault.termination is Termination.TIMEOUT and fault.detail.startswith("took longer"):
+                raise BotFault(Termination.CLOCK, "lost on time", f"{fault.detail} (its clock had {limits.clock.left:.3f}s)") from None
+            raise
         if guard is not None:
             self._cpu_read = now = tree.cpu_seconds()
             self._check_cpu(limits, start, now)

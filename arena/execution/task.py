@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.adjudication import Adjudication
 from arena.budget import Budget
 from arena.dice import Dice
 from arena.limits import Limits
@@ -43,3 +44,5 @@ class GameTask:
     dice: Dice | None = None
     """Where its chance outcomes come from, in a game with chance; the run's secret in it
     stays with the referee (see arena.dice)."""
+    adjudication: Adjudication | None = None
+    """When the referee ends the game early (see arena.adjudication); None: never."""

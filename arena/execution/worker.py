@@ -38,6 +38,7 @@ def play_scheduled(task: GameTask, plugins: tuple[str, ...] = ()) -> tuple[int, 
             time_margin=task.limits.time_margin,
             dice=task.dice,
             trusted=task.trusted,
+            adjudication=task.adjudication,
         )
     finally:
         for bot in bots:

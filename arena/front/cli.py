@@ -14,7 +14,8 @@ from arena.errors import ArenaError
 from arena.front import interrupt
 from arena.front.play import cmd_play
 from arena.front.reports import (
-    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, check_run_anchors, cmd_list, cmd_report, finish, rating_view,
+    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, check_pgn_target, check_run_anchors, cmd_list, cmd_report,
+    finish, rating_view,
 )
 from arena.front.options import add_flags, overrides
 from arena.front.show import cmd_show
@@ -131,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_flags(p, "run", d)
     _plugin_flag(p)
     _html_flag(p)
+    _pgn_flag(p)
     _rating_flags(p)
 
     p = sub.add_parser(
@@ -146,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_flags(p, "sprt", SPRT_SETTINGS)
     _plugin_flag(p)
     _html_flag(p)
+    _pgn_flag(p)
 
     p = sub.add_parser(
         "ladder", help="a standing ladder: bots join and leave over days, paired by rating",
@@ -208,6 +211,20 @@ def build_parser() -> argparse.ArgumentParser:
                    "(from 0), its bot's name or the game's name for it")
     _plugin_flag(p)
 
+    p = sub.add_parser(
+        "export", help="write a stored tournament's games as PGN (chess) or SGF (go, othello, gomoku, hex)",
+        description="Write every game of a stored tournament in its game's standard record format: PGN for chess "
+        "(the seven tags, FEN, Termination, each move's score/depth and time as comments, as fastchess writes them), "
+        "SGF for go, othello, gomoku and hex. PGN's Round and SGF's RO are the game id + 1.",
+    )
+    p.add_argument("db", help="results database")
+    p.add_argument("--tournament", help="tournament name (default: the latest)")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--pgn", metavar="FILE", help="write PGN into FILE ('-': stdout); needs python-chess")
+    which.add_argument("--sgf", metavar="FILE", help="write SGF (FF[4]) into FILE ('-': stdout)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    _plugin_flag(p)
+
     add_tree_parser(sub)
     add_exploit_parser(sub)
     return parser
@@ -234,6 +251,11 @@ def _rating_flags(p: argparse.ArgumentParser) -> None:
 
 def _html_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--html", metavar="FILE", help="at the end, write the HTML report into FILE (as 'arena report --html')")
+
+
+def _pgn_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pgn", metavar="FILE", help="at the end, write every game of the tournament into FILE as PGN "
+                   "(chess; as 'arena export --pgn')")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -303,14 +325,21 @@ def cmd_run(registry: Registry, args) -> int:
     values = settings(args.config, overrides(args, "run"))
     config, run = build(values)
     check_run_anchors(view, config, registry)  # and an anchor that is no bot of the run
+    pgn = check_pgn_target(args.pgn, config.game) if args.pgn else None  # and a bad --pgn, or a game without PGN
     result = run_tournament(config, run, plugins=args.plugin)
-    return finish(result, run.database, html, result.registry, view=view)
+    return finish(result, run.database, html, result.registry, view=view, pgn=pgn, progress=run.progress)
 
 
 def _sprt(registry: Registry, args) -> int:
     from arena.front.sprt import cmd_sprt
 
     return cmd_sprt(registry, args)
+
+
+def _export(registry: Registry, args) -> int:
+    from arena.front.export import cmd_export
+
+    return cmd_export(registry, args)
 
 
 def _ladder(registry: Registry, args) -> int:
@@ -332,4 +361,5 @@ COMMANDS = {
     "show": cmd_show,
     "tree": cmd_tree,
     "exploit": cmd_exploit,
+    "export": _export,
 }

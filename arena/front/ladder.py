@@ -25,7 +25,7 @@ from arena.execution.pool import Failure
 from arena.formats.ladder import MAX_PAIRS, PLACEMENT, Ladder, LadderWatcher
 from arena.front.options import rows
 from arena.front.run import run_registry, run_tournament
-from arena.front.settings import DEFAULT_SETTINGS, ConfigError, RunSettings, UsageError, build, parse_entrant
+from arena.front.settings import DEFAULT_SETTINGS, ConfigError, RunSettings, UsageError, build, parse_entrant, settings
 from arena.front.tournament import Entrant, Schedule, TournamentConfig, from_stored, round_openings, validate
 from results.store import RUN_LOCK_SUFFIX, DatabaseBusy, RunLock, Store
 
@@ -71,8 +71,9 @@ def stored_config(values: dict, placement: int, batch: int, members: list[dict])
     identity = config.identity()
     out = {k: identity[k] for k in ("game", "budget", "opening_plies", "seed", "isolate", "time_margin", "watchdog",
                                      "memory_limit", "output_limit")}
-    if "opening_book" in identity:
-        out["opening_book"] = identity["opening_book"]
+    for key in ("opening_book", "adjudication"):
+        if key in identity:
+            out[key] = identity[key]
     out.update(format=Ladder.name, schedule="ladder/1", settings=values, placement=placement, batch=batch,
                games_per_pairing=2, challengers=[], sandbox=config.limits.sandbox, bots=members)
     return out
@@ -211,7 +212,7 @@ def cmd_ladder(args) -> int:
                 raise UsageError(f"no ladder {name!r} in {db!r}: create it with arena ladder {db} --add NAME=SPEC ...{others}")
             if removes:
                 raise UsageError(f"ladder {name!r} is new: it has no bot to --remove yet")
-            values = {**{k: DEFAULT_SETTINGS[k] for k in KEYS}, **given}
+            values = settings(None, given, {k: DEFAULT_SETTINGS[k] for k in KEYS})  # a clock alone replaces the budget
             config = _given(values)
             registry = run_registry(args.plugin, config, adds)
             check(config, registry, adds)

@@ -26,16 +26,31 @@ _COMMON = (
     Setting("bots", "texts", ["random", "greedy", "minimax:depth=3", "alphabeta:depth=5", "iterative"],
             "a bot (repeat); replaces the file's bots (default {default})", flag="--bot", metavar="[NAME=]SPEC[@BUDGET]",
             stored=("bots",), grows=True),
-    Setting("budget", "text", "nodes=2000", "default per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS "
+    Setting("budget", "text", "nodes=2000", "default per-move budget: nodes=N, time=SECONDS, depth=D, cpu=SECONDS, tc=CLOCK "
             "(default {default})", commands=(*RUNS, "play"), stored=("budget",), fixed=True),
+    Setting("tc", "text", None, "a chess clock for every bot: [MOVES/]SECONDS[+INCREMENT] as fastchess and cutechess "
+            "write it (40/60+0.6, 10+0.1, 60); added to the budget (a bot's own: @tc=...), which is then the clock "
+            "alone unless --budget is given (default: {default})", metavar="CLOCK", commands=(*RUNS, "play"),
+            stored=("budget",), fixed=True, none="no clock"),
     Setting("games", "int", 40, "games per pairing, even: colours are swapped (default {default})",
             stored=("games_per_pairing",), grows=True),
     Setting("openings", "text", 4, "random opening plies per game pair, or an openings file: one opening per line, "
-            "each played twice with colours swapped (default {default})", metavar="PLIES|FILE", commands=RUNS,
+            "or a chess book in EPD (.epd) or PGN (.pgn); each played twice with colours swapped (default {default})", metavar="PLIES|FILE", commands=RUNS,
             stored=("opening_plies", "opening_book"), fixed=True),
     Setting("shuffle", "on", False, "play the openings file's lines in an order shuffled by --seed, not the file's "
-            "(default {default})", commands=RUNS, stored=("opening_book",), fixed=True),
+            "(fastchess's and cutechess's order=random) (default {default})", commands=RUNS, stored=("opening_book",), fixed=True),
+    Setting("plies", "int", None, "with a PGN openings file: the first N plies of each game (default: {default})",
+            metavar="N", commands=RUNS, stored=("opening_book",), fixed=True, none="all"),
     Setting("seed", "int", 1, "master seed (default {default})", commands=RUNS, stored=("seed",), fixed=True),
+    Setting("draw", "text", None, "draw adjudication, as fastchess's -draw: 'movenumber=M movecount=N score=S' "
+            "(defaults 0, 1, 0): from move M, N moves a side with both scores within S centipawns (default: {default})",
+            metavar="RULES", commands=RUNS, stored=("adjudication",), fixed=True, none="none"),
+    Setting("resign", "text", None, "resign adjudication, as fastchess's -resign: 'movecount=N score=S [twosided=true]' "
+            "(defaults 1, 0): a bot whose own score is S centipawns down for N moves loses; twosided: the winner's "
+            "score agrees (default: {default})", metavar="RULES", commands=RUNS, stored=("adjudication",), fixed=True,
+            none="none"),
+    Setting("maxmoves", "int", None, "draw a game once each side has made N moves, as fastchess's -maxmoves "
+            "(default: {default})", metavar="N", commands=RUNS, stored=("adjudication",), fixed=True, none="no limit"),
     Setting("format", "choice", "round-robin", "tournament format (default {default})", stored=("format",)),
 )
 _LIMITS = (

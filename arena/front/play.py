@@ -18,7 +18,7 @@ import sys
 from arena.budget import Budget
 from arena.execution.isolation import RemoteBot, host_pool
 from arena.front.options import overrides
-from arena.front.settings import UsageError, parse_entrant, settings
+from arena.front.settings import UsageError, parse_entrant, settings, with_clock
 from arena.execution.sandbox.probing import check_sandbox
 from arena.front.entrants import short_names
 from arena.game import JOINT, Game
@@ -36,7 +36,7 @@ def cmd_play(registry: Registry | None, args) -> int:
     """Play one game; ``registry`` None: load the plugins here (in a sandboxed game, probe them)."""
     values = settings(None, overrides(args, "play"))
     args.isolate, args.sandbox = values["isolate"], values["sandbox"]
-    default = Budget.parse(values["budget"])
+    default = with_clock(values)
     limits = Limits(time_margin=float(values["time_margin"]), watchdog=float(values["watchdog"]), sandbox=args.sandbox)
     if args.sandbox:
         check_sandbox(args.isolate)

@@ -85,11 +85,12 @@ def _stored_page(db: str, tables, config: dict, registry: Registry | None, view=
     """``_page`` of a stored tournament's tables; UsageError when no game is finished yet."""
     if tables.games.empty:
         raise UsageError(f"tournament in {db!r} has no finished game yet")
-    return _page(tables, config, registry, view)
+    return _page(tables, config, registry, view, db)
 
 
-def _page(tables, config: dict, registry: Registry | None, view=None) -> str:
-    """``html_page`` of tables already loaded, with the tournament's stored config."""
+def _page(tables, config: dict, registry: Registry | None, view=None, database: str | None = None) -> str:
+    """``html_page`` of tables already loaded, with the tournament's stored config; ``database``:
+    the path the page names in its ``arena show`` command."""
     from results.html_report import html
     from results.ratings import View
 
@@ -98,7 +99,7 @@ def _page(tables, config: dict, registry: Registry | None, view=None) -> str:
         game = registry.game(tables.about.game)
     except ArenaError:  # a plugin that is not installed here: list the games all the same
         game = None
-    return html(tables, game, config, view or View())
+    return html(tables, game, config, view or View(), database=database)
 
 
 def write_html_report(db: str, path: str | Path, tournament: str | None = None, registry: Registry | None = None,
@@ -124,6 +125,14 @@ def check_html_target(path: str) -> Path:
         raise UsageError(f"--html takes a file name (e.g. report.html), not the directory {path!r}")
     check_jinja()
     return target
+
+
+def check_pgn_target(path: str, game: str | None = None) -> Path:
+    """``--pgn`` as a file to write; UsageError if it cannot be one, or if ``game`` (a spec) is not
+    chess. Needs python-chess. Checked before any game is played."""
+    from arena.front.export import check_target
+
+    return check_target(path, "pgn", game)
 
 
 def _blocked(path: Path) -> Path | None:
@@ -234,10 +243,10 @@ def cmd_report(registry: Registry, args) -> int:
     if page is not None:
         from results.html_report import save
 
-        print(save(page, _page(tables, config, registry, view)))
+        print(save(page, _page(tables, config, registry, view, args.db)))
     if fmt == "html":
         if page is None:
-            print(_page(tables, config, registry, view), end="")
+            print(_page(tables, config, registry, view, args.db), end="")
     elif page is None or args.format or args.out:  # --html alone writes the page alone
         if out is None:
             print(render_report(tables, config, fmt, args.pairs, view))
@@ -337,11 +346,13 @@ def _print_table(rows: list[tuple[str, ...]], right: tuple[int, ...] = ()) -> No
         print("  ".join(c.rjust(w) if k in right else c.ljust(w) for k, (c, w) in enumerate(zip(row, widths))).rstrip())
 
 
-def finish(result, db, html: Path | None, registry, *, after: str = "", failed: str = "", view=None) -> int:
+def finish(result, db, html: Path | None, registry, *, after: str = "", failed: str = "", view=None,
+           pgn: Path | None = None, progress: bool = False) -> int:
     """The end of a run (``arena run``, ``arena sprt``): the report and what the run did, or
     why it stopped; its exit code. ``after``: what the run got to, for an interrupted one
     (``after 12 pairs``); ``failed``: what games that could not be played cost it; ``view``:
-    how the report shows ratings (``results.ratings.View``)."""
+    how the report shows ratings (``results.ratings.View``); ``pgn``: a file to write every
+    game of the tournament into as PGN (``progress``: with a bar on stderr)."""
     db = str(db)
     stored = result.already + result.played
     counted = f"{stored} games" if result.config.format.open_ended else f"{stored} of {result.scheduled} games"
@@ -366,6 +377,11 @@ def finish(result, db, html: Path | None, registry, *, after: str = "", failed: 
         from results.html_report import save
 
         print(f"HTML report: {save(html, _stored_page(db, tables, config, registry, view))}")
+    if pgn is not None:
+        from arena.front.export import export_file
+
+        count = export_file(db, name, pgn, "pgn", registry, progress)
+        print(f"PGN: {count} games in {str(pgn)!r}")
     if result.failed:
         print(f"arena: {len(result.failed)} games could not be played (see the warnings above){failed}; "
               "run the same command again to retry them", file=sys.stderr)

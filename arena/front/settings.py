@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.adjudication import Adjudication, DrawRule, ResignRule
 from arena.budget import KEYS as BUDGET_KEYS, Budget
 from arena.errors import ArenaError, ParameterError
 from arena.front.openings import OpeningBook
@@ -65,11 +66,17 @@ def load_file(path: str | os.PathLike, keys: tuple[str, ...] = KEYS) -> dict[str
 def settings(
     file: str | None = None, overrides: dict[str, Any] | None = None, defaults: dict[str, Any] = DEFAULT_SETTINGS
 ) -> dict[str, Any]:
-    """Defaults, then the file, then the overrides that are not None."""
+    """Defaults, then the file, then the overrides that are not None. A clock (``tc``) given
+    where no budget is given makes the budget the clock alone, not the default budget and it."""
     merged = dict(defaults)
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
     if file is not None:
-        merged.update(load_file(file, tuple(defaults)))
-    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+        data = load_file(file, tuple(defaults))
+        merged.update(data)
+        given = {**data, **given}
+    merged.update(given)
+    if given.get("tc") is not None and "budget" not in given and "budget" in merged:
+        merged["budget"] = "none"
     return merged
 
 
@@ -96,12 +103,13 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     run = RunSettings(Path(database), jobs, values.get("dask"), values.get("progress", True))
     plies, book = _openings(values)
     entrants = tuple(_entrant(b) for b in bots)
-    budget = _budget(values["budget"], "budget")
+    budget = with_clock(values)
     fmt = _format(values)
     if fmt.games_per_round is not None and games == DEFAULT_SETTINGS["games"]:
         games = fmt.games_per_round  # a format paired round by round plays each pairing's round as a pair
     config = TournamentConfig(bots=entrants, budget=budget, games_per_pairing=games, opening_plies=plies,
-                              opening_book=book, format=fmt, **fields, **limits)  # the limits checked by Limits
+                              opening_book=book, format=fmt, adjudication=_adjudication(values),
+                              **fields, **limits)  # the limits checked by Limits
     return config, run
 
 
@@ -142,17 +150,46 @@ def _format(values) -> Format:
 
 
 def _openings(values) -> tuple[int, OpeningBook | None]:
-    """Random opening plies, or the openings file (``openings`` as a path) and no random plies."""
-    v, shuffle = values["openings"], _bool(values, "shuffle")
+    """Random opening plies, or the openings file (``openings`` as a path) and no random plies;
+    ``plies``: the plies kept of each game of a PGN openings file."""
+    v, shuffle, plies = values["openings"], _bool(values, "shuffle"), values.get("plies")
+    if plies is not None and (not isinstance(plies, int) or isinstance(plies, bool) or plies < 0):
+        raise ConfigError(f"plies must be a whole number, 0 or more, got {plies!r}")
     if isinstance(v, str) and v.strip().lstrip("+-").isdigit():  # "-1": a bad number of plies, not a file
         v = int(v)
     if isinstance(v, str) and v.strip():
-        return 0, OpeningBook.read(v.strip(), shuffle)
+        return 0, OpeningBook.read(v.strip(), shuffle, plies)
     if not isinstance(v, int) or isinstance(v, bool):
         raise ConfigError(f"openings must be a number of random plies or an openings file's path, got {v!r}")
     if shuffle:
         raise ConfigError("shuffle is for an openings file: give openings as a file's path")
+    if plies is not None:
+        raise ConfigError("plies is for a PGN openings file: give openings as a .pgn file's path")
     return v, None
+
+
+def with_clock(values) -> Budget:
+    """The default budget, with the ``tc`` setting's clock in it where one is given."""
+    budget = _budget(values["budget"], "budget")
+    tc = values.get("tc")
+    if tc is None:
+        return budget
+    if not isinstance(tc, str) or not tc.strip():
+        raise ConfigError(f"tc must be a time control such as 10+0.1, got {tc!r}")
+    fields = {k: getattr(budget, k) for k in BUDGET_KEYS if k != "tc"}
+    return _budget({**{k: v for k, v in fields.items() if v is not None}, "tc": tc.strip()}, "tc")
+
+
+def _adjudication(values) -> Adjudication | None:
+    """The adjudication settings (``draw``, ``resign``, ``maxmoves``), or None if none is set."""
+    draw, resign, most = values.get("draw"), values.get("resign"), values.get("maxmoves")
+    if draw is None and resign is None and most is None:
+        return None
+    try:
+        return Adjudication(None if draw is None else DrawRule.parse(draw), None if resign is None else ResignRule.parse(resign),
+                            None if most is None else _int(values, "maxmoves"))
+    except ParameterError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def parse_entrant(text: str) -> Entrant:

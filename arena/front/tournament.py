@@ -7,6 +7,7 @@ import random
 import typing
 from dataclasses import InitVar, dataclass, field, replace
 
+from arena.adjudication import Adjudication, DrawRule, ResignRule
 from arena.budget import Budget
 from arena.dice import Dice, game_context, table_context
 from arena.errors import ParameterError
@@ -78,6 +79,8 @@ class TournamentConfig:
     """Tournament name in the results database; None: one derived from the settings (see arena.front.growth)."""
     opening_book: OpeningBook | None = None
     """Openings from a file, in place of random plies (see arena.front.openings)."""
+    adjudication: Adjudication | None = None
+    """When the referee ends a game early: draw, resign, most moves (see arena.adjudication)."""
     challengers: InitVar[typing.Any] = _UNSET
     rounds: InitVar[typing.Any] = _UNSET
     race: InitVar[typing.Any] = _UNSET
@@ -143,6 +146,10 @@ def stored_form(config: TournamentConfig) -> dict:
         out["trusted"] = True
     if config.opening_book is not None:
         out["opening_book"] = config.opening_book.identity()
+    rules = config.adjudication
+    if rules:
+        out["adjudication"] = {"draw": rules.draw and str(rules.draw), "resign": rules.resign and str(rules.resign),
+                               "maxmoves": rules.maxmoves}
     return out
 
 
@@ -162,8 +169,16 @@ def from_stored(stored: dict) -> TournamentConfig:
         limits=limits, isolate=stored.get("isolate", True),
         independent_chance=bool(stored.get("independent_chance")), trusted=bool(stored.get("trusted")),
         name=stored.get("name"),
-        opening_book=None if book is None else OpeningBook.read(book["file"], book.get("shuffle", False)),
+        opening_book=None if book is None else OpeningBook.read(book["file"], book.get("shuffle", False), book.get("plies")),
+        adjudication=_stored_adjudication(stored.get("adjudication")),
     )
+
+
+def _stored_adjudication(stored: dict | None) -> Adjudication | None:
+    if not stored:
+        return None
+    draw, resign = stored.get("draw"), stored.get("resign")
+    return Adjudication(draw and DrawRule.parse(draw), resign and ResignRule.parse(resign), stored.get("maxmoves"))
 
 
 @dataclass
@@ -203,7 +218,7 @@ class Schedule:
             budgets=tuple(config.budget_of(e) for e in entrants),
             seed=game_seed(config.seed, *seated, round) if seed is None else seed,
             opening=moves, limits=config.limits, isolate=config.isolate, trusted=config.trusted,
-            hosts=self.hosts_of(*specs),
+            hosts=self.hosts_of(*specs), adjudication=config.adjudication,
             round=round, dice=None if self.key is None else Dice(self.key, self._context(seated, round)),
         )
 
@@ -262,6 +277,8 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
         if config.opening_plies:
             raise ParameterError("openings come from a file or from random plies, not both")
         config.opening_book.check(registry, config.game)
+    if config.adjudication:
+        config.adjudication.check(game)
     config.limits  # checks every limit
     return game
 

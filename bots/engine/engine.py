@@ -14,6 +14,7 @@ from arena.bot import Decision, ProgramBot
 from arena.budget import Counter, uncounted
 from arena.errors import BotFault, IllegalMoveError, ParameterError
 from arena.execution.channel import plain
+from bots.engine.golines import arena_clock, go_line, movetime
 from bots.engine.info import BadUtilities, read_info
 from bots.engine.process import EngineProcess, find_program
 from bots.engine.options import EngineOption, check_options, parse_option
@@ -223,7 +224,9 @@ class EngineBot(ProgramBot):
         limits = budget.budget
         engine.send(self.go_line(limits))
         seconds = movetime(limits)
-        if seconds is None:
+        if limits.clock is not None:  # the engine keeps its own time; killed once its clock is run out
+            stop_at, deadline = None, budget.started + limits.clock.left + self.limits.time_margin
+        elif seconds is None:
             stop_at, deadline = None, budget.started + self.limits.watchdog
             if limits.unlimited:  # ``go`` with no limit searches until ``stop``: sent at the watchdog
                 stop_at, deadline = deadline, deadline + self.limits.time_margin
@@ -238,6 +241,9 @@ class EngineBot(ProgramBot):
                     engine.send("stop")
                     stop_at = None
                     continue
+                if limits.clock is not None:
+                    raise engine.fault(Termination.CLOCK, "lost on time",
+                                       f"no bestmove within the {limits.clock.left:.3f}s on its clock + margin; killed")
                 waited = ("the watchdog" if seconds is None
                           else f"its {'time' if limits.time is not None else 'cpu'} budget + margin")
                 raise engine.fault(
@@ -351,15 +357,9 @@ class EngineBot(ProgramBot):
         return "position start" + (" moves " + " ".join(self._moves) if self._moves else "")
 
     def go_line(self, limits) -> str:
-        words = ["go"]
-        if limits.nodes is not None:
-            words += ["nodes", str(limits.nodes)]
-        if limits.depth is not None:
-            words += ["depth", str(limits.depth)]
-        seconds = movetime(limits)
-        if seconds is not None:
-            words += ["movetime", str(max(1, int(seconds * 1000)))]
-        return " ".join(words)
+        return go_line(limits, self.clock_words)
+
+    clock_words = staticmethod(arena_clock)
 
     def read_info(self, line: str, info: dict) -> None:
         """Read an ``info`` line into ``info`` (bots.engine.info); ValueError if it is garbled,
@@ -376,12 +376,6 @@ class ArenaEngine(EngineBot):
     # outcomes come as moves of the position line; seats as ``newgame SEAT of N``; in games of hidden
     # information or simultaneous moves, the seat's view (bots.engine.views; docs/protocol.md)
     handles = frozenset({"chance", "players", "nonzero-sum", "simultaneous", "hidden"})
-
-
-def movetime(limits) -> float | None:
-    """The seconds an engine is given for a move: its time budget, else its cpu budget (the
-    protocols know only wall time; the referee charges the engine's CPU all the same)."""
-    return limits.time if limits.time is not None else limits.cpu
 
 
 def _path(game: Game, start, goal, plies: int) -> list | None:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 from arena.game import Game
+from arena.scores import from_centipawns
 from bots.engine.engine import EngineBot
+from bots.engine.golines import uci_clock
 from bots.engine.process import EngineProcess
-
-#: Lichess's win-probability slope per centipawn (https://lichess.org/page/accuracy):
-#: 2 / (1 + exp(-K * cp)) - 1 maps centipawns into (-1, 1).
-LICHESS_K = 0.00368208
 
 
 class UciBot(EngineBot):
@@ -34,6 +30,8 @@ class UciBot(EngineBot):
     def position_line(self) -> str:
         start = "position startpos" if self._fen is None else f"position fen {self._fen}"
         return start + (" moves " + " ".join(self._moves) if self._moves else "")
+
+    clock_words = staticmethod(uci_clock)
 
     def other_line(self, engine: EngineProcess, line: str, head: str) -> None:
         """UCI asks a GUI to ignore what it does not know; ``info string`` goes to the log."""
@@ -59,6 +57,4 @@ class UciBot(EngineBot):
             return high if value > 0 else low
         if kind != "cp":
             raise ValueError(kind)
-        middle, half = (low + high) / 2, (high - low) / 2
-        share = math.tanh(LICHESS_K * value / 2)  # = 2 / (1 + exp(-K * cp)) - 1, without overflow at huge cp
-        return middle + half * max(-0.999, min(0.999, share))
+        return from_centipawns(value, low, high)

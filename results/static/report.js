@@ -1,4 +1,4 @@
-// The HTML report's interaction: sortable tables, game filters, and the replay of a game.
+// The HTML report's interaction: sortable tables, the games list (paged, sorted, filtered), and the replay of a game.
 // Plain JavaScript, no library and no build step; the page works without a network.
 "use strict";
 
@@ -30,50 +30,197 @@ for (const table of document.querySelectorAll("table.sortable")) {
   });
 }
 
-// ---- the games list: filter by bot, result and termination; pairs stay together ----
+// ---- the games list: drawn from columns of numbers (results.html_parts.listing), a page at a time ----
+const listed = JSON.parse(document.getElementById("games-data").textContent);
+const packed = JSON.parse(document.getElementById("replay-data").textContent); // game id -> base64 of gzipped JSON
+const text = listed.text, players = listed.players, count = listed.id.length;
 const filters = document.getElementById("filters");
+const gamesTable = document.getElementById("games-table");
+const pager = document.getElementById("pages");
+const PAGE = 500; // rows a page at least, in whole groups
+let sorted = null; // {key, descending}: the games one by one in that order; null: in their groups
+let order = null; // the games' indices in the sorted order, once computed
+let pages = [[]]; // each page's groups, each group a list of game indices
+let page = 0;
 
-// the bots of a listed game in seat order: data-seats (a game of more seats) or first and second
-function seated(row) {
-  return row.dataset.seats ? JSON.parse(row.dataset.seats) : [row.dataset.first, row.dataset.second];
+// the bots of game k in seat order
+function bots(k) {
+  const out = [];
+  for (let s = 0; s < players; s++) {
+    const c = listed.seats[k * players + s];
+    if (c >= 0) out.push(text[c]);
+  }
+  return out;
 }
 
-function points(row, bot) {
-  if (row.dataset.seats) { // each seat's points in turn: "0-1-0", "1/2-0-1/2"
-    const [share, of = 1] = row.dataset.result.split("-")[seated(row).indexOf(bot)].split("/").map(Number);
+// the points of a bot in game k: each seat's points in turn ("0-1-0", "1/2-0-1/2"), or the first's ("1-0")
+function points(k, bot) {
+  const result = text[listed.result[k]], seat = bots(k).indexOf(bot);
+  if (players > 2) {
+    const [share, of = 1] = result.split("-")[seat].split("/").map(Number);
     return share / of;
   }
-  const first = { "1-0": 1, "0-1": 0 }[row.dataset.result] ?? 0.5;
-  return row.dataset.first === bot ? first : 1 - first;
+  const first = { "1-0": 1, "0-1": 0 }[result] ?? 0.5;
+  return seat === 0 ? first : 1 - first;
 }
 
-function applyFilters() {
+// whether game k passes the filters
+function filter() {
   const bot = filters.bot.value, result = filters.result.value, termination = filters.termination.value;
-  let shown = 0, total = 0;
-  for (const group of document.querySelectorAll("#games-table tbody.pair")) {
-    let any = false;
-    for (const row of group.rows) {
-      total += 1;
-      const d = row.dataset;
-      let ok = !bot || seated(row).includes(bot);
-      if (ok && termination) ok = d.termination === termination;
-      if (ok && (result === "win" || result === "loss")) ok = !!bot && points(row, bot) === (result === "win" ? 1 : 0);
-      else if (ok && result) ok = d.result === result;
-      row.hidden = !ok;
-      any = any || ok;
-      shown += ok ? 1 : 0;
-    }
-    group.hidden = !any;
-  }
-  const needsBot = (result === "win" || result === "loss") && !bot;
-  document.getElementById("shown").textContent =
-    needsBot ? "choose a bot: whose win or loss?" : `${shown} of ${total} games shown`;
+  const replay = filters.elements.replay ? filters.elements.replay.value : "";
+  return (k) => {
+    if (bot && !bots(k).includes(bot)) return false;
+    if (termination && text[listed.termination[k]] !== termination) return false;
+    if (result === "win" || result === "loss") {
+      if (!bot || points(k, bot) !== (result === "win" ? 1 : 0)) return false;
+    } else if (result && text[listed.result[k]] !== result) return false;
+    return !replay || (listed.id[k] in packed) === (replay === "yes");
+  };
 }
 
-filters.addEventListener("change", applyFilters);
-applyFilters();
+// the games' indices sorted by a column: texts in the order of their words, ties in listing order
+function sortedOrder() {
+  const collator = new Intl.Collator("en", { numeric: true });
+  const ranks = text.map((_, i) => i).sort((a, b) => collator.compare(text[a], text[b]));
+  const rank = new Int32Array(text.length);
+  ranks.forEach((i, r) => { rank[i] = r; });
+  const at = (c) => (c >= 0 ? rank[c] : -1);
+  const column = {
+    id: (k) => listed.id[k], plies: (k) => listed.plies[k], first: (k) => at(listed.seats[k * players]),
+    second: (k) => at(listed.seats[k * players + 1]), result: (k) => at(listed.result[k]),
+    termination: (k) => at(listed.termination[k]), opening: (k) => at(listed.opening[k]),
+  }[sorted.key];
+  const sign = sorted.descending ? -1 : 1;
+  const index = Array.from({ length: count }, (_, k) => k);
+  if (column) {
+    const values = Float64Array.from(index, column);
+    return index.sort((a, b) => sign * (values[a] - values[b]) || a - b);
+  }
+  const seats = (a, b) => { // every seat in turn
+    for (let s = 0; s < players; s++) {
+      const d = at(listed.seats[a * players + s]) - at(listed.seats[b * players + s]);
+      if (d) return d;
+    }
+    return 0;
+  };
+  return index.sort((a, b) => sign * seats(a, b) || a - b);
+}
 
-// ---- replay: boards are gzipped per game and unpacked when the game is opened ----
+// the games the filters pass, in groups (or one by one, sorted), cut into pages
+function arrange() {
+  const ok = filter();
+  const units = [];
+  if (sorted === null) {
+    listed.groups.forEach((start, g) => {
+      const end = g + 1 < listed.groups.length ? listed.groups[g + 1] : count;
+      const unit = [];
+      for (let k = start; k < end; k++) if (ok(k)) unit.push(k);
+      if (unit.length) units.push(unit);
+    });
+  } else {
+    order = order || sortedOrder();
+    for (const k of order) if (ok(k)) units.push([k]);
+  }
+  pages = [[]];
+  let rows = 0, shown = 0;
+  for (const unit of units) {
+    if (rows >= PAGE) {
+      pages.push([]);
+      rows = 0;
+    }
+    pages[pages.length - 1].push(unit);
+    rows += unit.length;
+    shown += unit.length;
+  }
+  page = Math.min(page, pages.length - 1);
+  const result = filters.result.value;
+  const needsBot = (result === "win" || result === "loss") && !filters.bot.value;
+  document.getElementById("shown").textContent =
+    needsBot ? "choose a bot: whose win or loss?" : `${shown} of ${count} games shown`;
+}
+
+function listGame(body, k) {
+  const row = body.insertRow(), id = listed.id[k], seats = bots(k), loser = listed.loser[k];
+  row.dataset.id = id;
+  row.title = text[listed.message[k]];
+  cell(row, String(id), true);
+  if (players > 2) cell(row, seats.join(", ")).className = "seats";
+  else seats.forEach((bot) => cell(row, bot));
+  cell(row, text[listed.result[k]]);
+  cell(row, text[listed.termination[k]] + (loser >= 0 && seats[loser] !== undefined ? ` (${seats[loser]})` : ""));
+  cell(row, String(listed.plies[k]), true);
+  cell(row, text[listed.opening[k]]).className = "opening";
+  const last = row.insertCell();
+  if (id in packed) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "replay";
+    button.dataset.id = id;
+    button.textContent = "Replay";
+    last.append(button);
+  }
+}
+
+function draw() {
+  for (const body of Array.from(gamesTable.tBodies)) body.remove();
+  let body = null;
+  for (const unit of pages[page]) {
+    if (sorted === null || body === null) body = gamesTable.createTBody();
+    if (sorted === null) body.className = "pair";
+    for (const k of unit) listGame(body, k);
+  }
+  pager.hidden = pages.length < 2;
+  document.getElementById("page-text").textContent = `page ${page + 1} of ${pages.length}`;
+  for (const button of pager.querySelectorAll("button")) {
+    const step = button.dataset.page;
+    button.disabled = (step === "first" || step === "back") ? page === 0 : page === pages.length - 1;
+  }
+}
+
+function relist() {
+  arrange();
+  draw();
+}
+
+filters.addEventListener("change", () => {
+  page = 0;
+  relist();
+});
+for (const th of gamesTable.tHead.rows[0].cells) {
+  const button = th.querySelector("button");
+  if (!button) continue;
+  button.addEventListener("click", () => { // descending, ascending, then the listing order again
+    const state = th.getAttribute("aria-sort");
+    for (const head of gamesTable.tHead.rows[0].cells) head.removeAttribute("aria-sort");
+    sorted = state === "ascending" ? null : { key: th.dataset.key, descending: state !== "descending" };
+    if (sorted) th.setAttribute("aria-sort", sorted.descending ? "descending" : "ascending");
+    order = null;
+    page = 0;
+    relist();
+  });
+}
+pager.addEventListener("click", (event) => {
+  const step = event.target.closest("button")?.dataset.page;
+  if (!step) return;
+  page = Math.max(0, Math.min(pages.length - 1, { first: 0, back: page - 1, forward: page + 1, last: Infinity }[step]));
+  draw();
+});
+document.getElementById("find-game").addEventListener("change", (event) => {
+  if (event.target.value === "") return;
+  const id = Number(event.target.value), k = listed.id.indexOf(id);
+  const at = k < 0 ? -1 : pages.findIndex((units) => units.some((unit) => unit.includes(k)));
+  const said = document.getElementById("find-text");
+  said.textContent = k < 0 ? `there is no game ${id}` : at < 0 ? `the filters hide game ${id}` : "";
+  if (at < 0) return;
+  page = at;
+  draw();
+  const row = gamesTable.querySelector(`tr[data-id="${id}"]`);
+  row.classList.add("found");
+  row.scrollIntoView({ block: "center" });
+});
+relist();
+
+// ---- replay: boards are gzipped per game (in "packed") and unpacked when the game is opened ----
 const dialog = document.getElementById("replay");
 const board = document.getElementById("board");
 const plyInput = document.getElementById("ply");
@@ -81,7 +228,6 @@ const slider = document.getElementById("ply-slider");
 const movesBody = document.querySelector("#moves-table tbody");
 const viewBox = document.getElementById("replay-view");
 const viewSelect = document.getElementById("view-seat");
-let packed = null; // game id -> base64 of gzipped JSON, parsed on first use
 let current = null; // the open game's data
 let ply = 0;
 let viewer = null; // the seat whose view is shown (a game with hidden information), or null: the whole game
@@ -97,10 +243,11 @@ function number(value, digits) {
   return digits === undefined ? value.toLocaleString("en") : value.toFixed(digits);
 }
 
-function cell(row, text, numeric) {
+function cell(row, content, numeric) {
   const td = row.insertCell();
-  td.textContent = text;
+  td.textContent = content;
   if (numeric) td.className = "num";
+  return td;
 }
 
 // the bot in a seat of a replayed game: its seats (a game of more seats), or first and second
@@ -187,7 +334,6 @@ function show(target) {
 }
 
 async function openReplay(id) {
-  packed = packed || JSON.parse(document.getElementById("replay-data").textContent);
   current = await unpack(packed[id]);
   document.getElementById("replay-title").textContent = `Game ${current.id}`;
   document.getElementById("replay-players").textContent =
