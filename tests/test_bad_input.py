@@ -90,7 +90,7 @@ CASES = [
          ["tournament file 'bad.toml' is not valid TOML: ", "(at line 2, column 8)"],
          lambda: settings("bad.toml"), ConfigError, write("bad.toml", 'name = "x"\ngame = tictactoe\n')),
     Case("toml-unknown-key", ["run", "typo.toml", "--db", "r.db"],
-         ["unknown setting 'gmae' in 'typo.toml'; settings: name, game, bots, budget, games, openings"],
+         ["unknown setting 'gmae' in 'typo.toml'; settings: name, game, bots, budget, tc, games, openings"],
          lambda: settings("typo.toml"), ConfigError, write("typo.toml", 'gmae = "tictactoe"\n')),
     Case("toml-bots-as-a-number", ["run", "num.toml", "--game", "tictactoe", "--db", "r.db"],
          ["bots must be a list of bot specs (or tables with spec, name, budget), got 3"],
@@ -199,7 +199,7 @@ CASES = [
           "give a new name with --name, or use another database"],
          lambda: from_settings(name="t", seed=2), ConfigMismatch, finished_tournament),
     Case("tournament-name-with-another-budget-and-limit", argv("--name", "t", "--budget", "nodes=5", "--watchdog", "9"),
-         ["tournament 't' in 'r.db' was started with other settings (--budget, --watchdog differ); "
+         ["tournament 't' in 'r.db' was started with other settings (--budget/--tc, --watchdog differ); "
           "give a new name with --name, or use another database"],
          lambda: from_settings(name="t", budget="nodes=5", watchdog=9), ConfigMismatch, finished_tournament),
     Case("fewer-bots-than-stored", argv(),

@@ -297,8 +297,9 @@ def test_a_database_of_the_previous_schema_opens_with_the_new_columns(tmp_path):
     db = tmp_path / "old.db"
     assert main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--games", "2",
                  "--jobs", "1", "--no-progress", "--db", str(db)]) == 0
-    # make it what the first version wrote: no reported, over_budget or cpu columns, schema 1
+    # make it what the first version wrote: no reported, over_budget, cpu or clock columns, schema 1
     con = sqlite3.connect(db)
+    con.execute("ALTER TABLE moves DROP COLUMN clock")
     con.execute("ALTER TABLE moves DROP COLUMN cpu")
     con.execute("ALTER TABLE moves DROP COLUMN reported")
     con.execute("ALTER TABLE moves DROP COLUMN over_budget")

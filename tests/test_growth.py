@@ -144,7 +144,7 @@ def test_a_changed_game_budget_or_limit_is_refused_naming_the_flags(tmp_path):
     with pytest.raises(ConfigMismatch) as info:
         run(replace(CONNECT4, name="c4", budget=Budget(nodes=400), time_margin=0.5, games_per_pairing=4), db)
     assert str(info.value) == (
-        f"tournament 'c4' in '{db}' was started with other settings (--budget, --time-margin, --games differ); "
+        f"tournament 'c4' in '{db}' was started with other settings (--budget/--tc, --time-margin, --games differ); "
         "give a new name with --name, or use another database"
     )
     changed = (FIELD[0], FIELD[1], Entrant("ab", "alphabeta:depth=4"))
