@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
 
 from arena.bot import Decision
 from arena.game import Game, State
+from arena.legal import _find, legal_index  # noqa: F401 (imported from here too)
 
 #: The deepest search a decision may claim, in plies.
 MAX_DEPTH = 10_000
@@ -14,8 +14,6 @@ MAX_DEPTH = 10_000
 MAX_NODES = (1 << 62) - 1
 #: Most moves in a decision's principal variation.
 MAX_PV = 1000
-
-_FAST_TYPES = (int, str, tuple)
 
 
 def forfeit_utilities(game: Game, loser: int, seats: int) -> tuple[float, ...]:
@@ -34,35 +32,6 @@ def _checked_utilities(game: Game, state: State, seats: int) -> tuple[float, ...
     if len(utilities) != seats or not all(_real(u) for u in utilities):
         raise ValueError(f"{game.name}: utilities returned {_shown(utilities)}: {seats} finite numbers, one per seat")
     return tuple(float(u) if type(u) is not float else u for u in utilities)
-
-
-def legal_index(legal: Sequence, move) -> int | None:
-    """Index of ``move`` among the legal moves, matching type as well as value.
-
-    For ints, strings and tuples, ``legal.index`` finds it in C; the scan in Python is
-    for other types, and for an equal value of another type (``1.0`` or ``True`` for 1).
-    """
-    if type(move) in _FAST_TYPES:
-        try:
-            i = legal.index(move)
-        except ValueError:
-            return None
-        except Exception:
-            return _find(legal, move)
-        if type(legal[i]) is type(move):
-            return i
-    return _find(legal, move)
-
-
-def _find(legal: Sequence, move) -> int | None:
-    """Index of ``move`` among the legal moves, matching type as well as value."""
-    for i, m in enumerate(legal):
-        try:
-            if type(m) is type(move) and m == move:
-                return i
-        except Exception:
-            return None
-    return None
 
 
 def _checked_decision(game: Game, state: State, decision: Decision) -> tuple[str, ...]:

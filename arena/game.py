@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from arena.errors import IllegalMoveError
+from arena.legal import legal_index
 from arena.params import Configurable
 
 State = Hashable
@@ -191,6 +192,14 @@ class Game(Configurable):
         """The legal moves, in a fixed order (searches rely on it to be reproducible); none at a
         ``JOINT`` state, where each seat has its own (``legal_moves_for``)."""
         raise NotImplementedError
+
+    def legal_move(self, state: State, move: Move) -> Move | None:
+        """The game's own value of ``move`` (equal, of the same type) if it is legal in ``state``,
+        else None: the referee's check of every move. By default found among ``legal_moves``; a
+        game that tests one move faster than it lists them all overrides it (chess)."""
+        legal = self.legal_moves(state)
+        index = legal_index(legal, move)
+        return None if index is None else legal[index]
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``; ``state`` itself is never changed."""

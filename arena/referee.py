@@ -59,7 +59,7 @@ def play_game(
 
     Each bot is handed the game as ``counted`` makes it: every position its ``apply``
     makes counts against the move's budget, and the arena counts the root. Every move is
-    checked against ``legal_moves``. A bot that raises, returns an illegal
+    checked with ``legal_move`` (by default, against ``legal_moves``). A bot that raises, returns an illegal
     move or overruns its time budget by more than ``time_margin`` loses the game at once
     with the game's lowest utility (``forfeit_utilities``), and the record says why.
 
@@ -168,7 +168,6 @@ def play_game(
             continue
         # a move asked and checked as arena.turns.ask does for games of views, written out
         # here: this loop is the fastest games' whole cost
-        legal = game.legal_moves(state)
         counter = counters[player]
         timed = clocks is not None and controls[player] is not None
         if timed:  # the budget handed shows the clocks; the counter stops the search at its share
@@ -202,15 +201,18 @@ def play_game(
             move, depth, score, pv = answer.move, answer.depth, answer.score, answer.pv
         else:
             move, depth, score, pv = answer, None, None, ()
-        index = legal_index(legal, move)
-        if index is None:
-            shown = ", ".join(game.move_text(state, m) for m in legal)
+        try:  # the game's own value, whatever equal-comparing object came back
+            found = game.legal_move(state, move)
+        except Exception:  # a move object whose comparison raises
+            found = None
+        if found is None:
+            shown = ", ".join(game.move_text(state, m) for m in game.legal_moves(state))
             return forfeit(
                 player,
                 Termination.ILLEGAL_MOVE,
                 f"illegal move {_shown(move, 200)} by {names[player]!r} in {game.name} at ply {ply}; legal: {shown}",
             )
-        move = legal[index]  # the game's own value, whatever equal-comparing object came back
+        move = found
         limit = longest[player]
         if limit is not None and seconds > limit:
             return forfeit(

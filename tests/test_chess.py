@@ -9,7 +9,7 @@ import pytest
 
 chess = pytest.importorskip("chess", reason="the chess game needs python-chess (pip install 'botarena[chess]')")
 
-from arena import Budget, IllegalMoveError, ParameterError, Termination, get_registry, play_game  # noqa: E402
+from arena import Bot, Budget, IllegalMoveError, ParameterError, Termination, get_registry, play_game  # noqa: E402
 from arena.referee import ask  # noqa: E402
 from arena.testing import check_game  # noqa: E402
 from games.chess_game import Chess  # noqa: E402
@@ -146,6 +146,50 @@ def test_moves_round_trip_and_bad_text_is_refused():
             game.parse_move(bad)
     with pytest.raises(IllegalMoveError, match="illegal move 'e2e5'"):
         Chess().play(["e2e5"])
+
+
+@pytest.mark.parametrize("fen", [None, KIWIPETE, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", BACK_RANK])
+def test_legal_move_tests_one_move_as_legal_moves_would(fen):
+    game = Chess() if fen is None else Chess(fen=fen + " 0 1" if fen == KIWIPETE else fen)
+    state = game.initial_state()
+    legal = game.legal_moves(state)
+    every = [chess.Move(a, b, p) for a in range(64) for b in range(64) for p in (None, *chess.PIECE_TYPES)]
+    found = [m for m in every if game.legal_move(state, m) is not None]
+    assert sorted(found, key=str) == sorted(legal, key=str)
+    move = chess.Move(legal[0].from_square, legal[0].to_square, legal[0].promotion)
+    assert game.legal_move(state, move) == move and game.legal_move(state, move) is not move  # the game's own value
+
+
+class Sneaky(chess.Move):
+    pass
+
+
+def test_legal_move_refuses_what_is_no_plain_legal_move():
+    game = Chess()
+    state = game.initial_state()
+    e2e4 = chess.Move.from_uci("e2e4")
+    assert game.legal_move(state, e2e4) == e2e4
+    odd = [Sneaky(12, 28), chess.Move(-52, 28), chess.Move(12, 28 - 64), chess.Move(12.0, 28), chess.Move(12, 28, 7),
+           chess.Move(12, 28, drop=chess.PAWN), chess.Move.null(), "e2e4", (12, 28), None]
+    for move in odd:
+        assert game.legal_move(state, move) is None, move
+    # the referee plays the game's own move, and forfeits the rest
+    for move in odd[:3]:
+        record = play_game(game, [_Returns(move), _Returns(e2e4)])
+        assert record.termination is Termination.ILLEGAL_MOVE and record.plies == 0
+
+
+class _Returns(Bot):
+    """A bot that returns the same object every move."""
+
+    name = "returns"
+
+    def __init__(self, move):
+        super().__init__()
+        self.move = move
+
+    def choose(self, game, state, budget):
+        return self.move
 
 
 @pytest.mark.parametrize(

@@ -49,10 +49,11 @@ class FakeEngine:
         self.waits = 0
         self.tree = tree
 
-    def send(self, line):
-        self.sent.append(line)
-        answer = self.replies.get(line.split(" ", 1)[0], [])
-        self.queue.extend(answer(line) if callable(answer) else answer)
+    def send(self, *lines):
+        for line in lines:
+            self.sent.append(line)
+            answer = self.replies.get(line.split(" ", 1)[0], [])
+            self.queue.extend(answer(line) if callable(answer) else answer)
 
     def read_line(self, deadline):
         """The next scripted line; None (the deadline passed) when there is none, a few times at most."""

@@ -381,6 +381,29 @@ def test_an_engine_that_stops_reading_its_input_times_out_instead_of_blocking_th
     deaf.close()
 
 
+def test_a_repeated_info_string_is_kept_once_unless_stderr_came_between():
+    from bots.engine.process import EngineProcess
+
+    # writes a line to stderr when told "err", and reads on until its input closes
+    script = "import sys\nfor line in sys.stdin:\n    print(line.strip(), file=sys.stderr, flush=True)"
+    proc = EngineProcess([sys.executable, "-c", script], write_timeout=5)
+    net = "info string NNUE evaluation using nn-ad9b42354671.nnue enabled"  # Stockfish's, at every go
+    for _ in range(3):
+        proc.log_line(net)
+    assert proc.tail() == net
+    proc.send("err")  # the engine's stderr goes to the same log: the line is kept again after it
+    deadline = time.perf_counter() + 5
+    while "err" not in proc.tail() and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    proc.log_line(net)
+    proc.log_line(net)
+    assert proc.tail() == f"{net} | err | {net}"
+    proc.new_game()  # a new game starts an empty log
+    proc.log_line(net)
+    assert proc.tail() == net
+    proc.close()
+
+
 # display names
 
 

@@ -95,6 +95,9 @@ class Tree:
         data = os.pread(self._cpu_file, 4096, 0)
         if self.version == 1:
             return int(data) / 1e9
+        if data.startswith(b"usage_usec "):  # the first line, read twice a move: no split into lines
+            end = data.find(b"\n")
+            return int(data[11 : end if end >= 0 else None]) / 1e6
         for line in data.split(b"\n"):
             if line.startswith(b"usage_usec "):
                 return int(line.split()[1]) / 1e6
@@ -104,10 +107,12 @@ class Tree:
         """True once the kernel killed a process of the tree for the tree's memory."""
         if self._oom_file is None:
             return False
-        for line in os.pread(self._oom_file, 4096, 0).split(b"\n"):
-            if line.startswith(b"oom_kill "):
-                return int(line.split()[1]) > 0
-        return False
+        data = b"\n" + os.pread(self._oom_file, 4096, 0)  # read after every move: no split into lines
+        at = data.find(b"\noom_kill ")
+        if at < 0:
+            return False
+        end = data.find(b"\n", at + 10)
+        return int(data[at + 10 : end if end >= 0 else None]) > 0
 
     def members(self) -> list[int]:
         """The processes in the tree now."""

@@ -156,9 +156,11 @@ class WorkerPool:
                 if queue and not slot.unreported and not slot.proc.is_alive():
                     self._replace(i)  # died between chunks, with nothing in flight
                     slot = self.slots[i]
-                # a slow game gains nothing from a second chunk waiting behind it, and would
-                # hold it back from an idle worker at the end of the run
-                in_flight = IN_FLIGHT if slot.per_game < CHUNK_SECONDS else 1
+                # a slow game waits behind another only while more games are left than workers:
+                # the worker starts it at once (no wait for this loop, a millisecond or two a
+                # game), and at the end of the run no game is held back from an idle worker
+                ahead = slot.per_game < CHUNK_SECONDS or (queue.known or 0) > len(self.slots)
+                in_flight = IN_FLIGHT if ahead else 1
                 while queue and len(slot.chunks) < in_flight:
                     self._send(slot, queue)
             busy = [s for s in self.slots if s.unreported]

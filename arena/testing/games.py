@@ -122,6 +122,8 @@ def _check_state(game: Game, state, path) -> None:
             assert own == choices[0], f"{where}: legal_moves_for(state, {player}) gives {own!r}, legal_moves {choices[0]!r}"
     for legal in choices:
         _check_moves(game, state, legal, where)
+    if len(choices) == 1 and not (game.model.chance and player == CHANCE):
+        _check_legal_move(game, state, choices[0], path, where)
     low, high = game.bounds
     estimates = [game.heuristic(state, seat) for seat in range(game.model.players)]
     for seat, h in enumerate(estimates):
@@ -130,6 +132,20 @@ def _check_state(game: Game, state, path) -> None:
         h0, h1 = estimates
         assert abs(h0 + h1) < 1e-9, f"{where}: heuristic not zero-sum ({h0} for 0, {h1} for 1)"
     assert isinstance(game.render(state), str)
+
+
+def _check_legal_move(game: Game, state, legal: list, path, where: str) -> None:
+    """``legal_move`` (the referee's check) agrees with ``legal_moves``: it finds legal moves (a
+    few, spread) as the game's own values, and refuses moves of the line that are not legal here.
+    Checked where a game overrides it: the default looks the move up in ``legal_moves``."""
+    if type(game).legal_move is Game.legal_move:
+        return
+    for move in legal[:: max(1, len(legal) // 4)]:
+        found = game.legal_move(state, move)
+        assert found == move and type(found) is type(move), f"{where}: legal_move({move!r}) gives {found!r}"
+    others = [m for m in path[-8:] if m not in legal]
+    for move in others[:4]:
+        assert game.legal_move(state, move) is None, f"{where}: legal_move finds {move!r}, not among the legal moves"
 
 
 def _check_moves(game: Game, state, legal: list, where: str) -> None:

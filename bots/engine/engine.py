@@ -28,7 +28,6 @@ from arena.view import View
 INTERPRETER = re.compile(r"^(python|pypy|node|java|ruby|perl|php|Rscript|julia|bash|sh|dotnet|mono)[0-9.]*(\.exe)?$")
 
 
-
 class EngineBot(ProgramBot):
     """What the engine bots share: the command, start-up, options, and one move's exchange.
 
@@ -192,8 +191,7 @@ class EngineBot(ProgramBot):
             self._spec = spec
             self.engine = engine = self._start(game)
         engine.new_game()
-        engine.send(self.newgame_line(player, game.model.players))
-        engine.send("isready")
+        engine.send(self.newgame_line(player, game.model.players), "isready")
         self._await(engine, "readyok", time.perf_counter() + self.startup, "answer isready")
         self._state = self._game.initial_state()
         self._moves: list[str] = []
@@ -215,14 +213,13 @@ class EngineBot(ProgramBot):
         engine = self.engine
         engine.new_move()
         if isinstance(state, View):  # the seat's view: the public history, its observation and legal moves
-            for line in view_lines(self._game, state):
-                engine.send(line)
+            lines = view_lines(self._game, state)
         else:
             if not self._told:  # asked outside a game the referee plays (a test, a tool)
                 self._follow(state)
-            engine.send(self.position_line())
+            lines = (self.position_line(),)
         limits = budget.budget
-        engine.send(self.go_line(limits))
+        engine.send(*lines, self.go_line(limits))  # one write: the engine wakes once
         seconds = movetime(limits)
         if limits.clock is not None:  # the engine keeps its own time; killed once its clock is run out
             stop_at, deadline = None, budget.started + limits.clock.left + self.limits.time_margin
@@ -233,7 +230,7 @@ class EngineBot(ProgramBot):
         else:
             stop_at = budget.started + seconds
             deadline = stop_at + self.limits.time_margin
-        info: dict = {}
+        infos: list[str] = []  # the move's info lines, read at its bestmove
         while True:
             line = engine.read_line(deadline if stop_at is None else stop_at)
             if line is None:
@@ -252,16 +249,29 @@ class EngineBot(ProgramBot):
             head = line.split(" ", 1)[0]
             if head == "bestmove":
                 engine.check_memory()
-                return self._decision(engine, state, line, info, limits)
+                return self._decision(engine, state, line, self._read_infos(engine, infos), limits)
             if head == "info" and not line.startswith("info string"):
-                try:
-                    self.read_info(line, info)
-                except BadUtilities as exc:
-                    raise engine.fault(Termination.PROTOCOL, "broke the protocol", str(exc)) from None
-                except (ValueError, IndexError):
-                    raise engine.fault(Termination.PROTOCOL, "broke the protocol", f"unreadable info {line[:80]!r}") from None
+                infos.append(line)
             else:
                 self.other_line(engine, line, head)
+
+    def _read_infos(self, engine: EngineProcess, lines: list[str]) -> dict:
+        """What the move's ``info`` lines say, each field from the latest line with it: read back from
+        the last until a decision's fields are known (a fast engine writes several lines a move)."""
+        info: dict = {}
+        for line in reversed(lines):
+            found: dict = {}
+            try:
+                self.read_info(line, found)
+            except BadUtilities as exc:
+                raise engine.fault(Termination.PROTOCOL, "broke the protocol", str(exc)) from None
+            except (ValueError, IndexError):
+                raise engine.fault(Termination.PROTOCOL, "broke the protocol", f"unreadable info {line[:80]!r}") from None
+            for key, value in found.items():
+                info.setdefault(key, value)
+            if _DECIDING <= info.keys():
+                break
+        return info
 
     def _decision(self, engine: EngineProcess, state, line: str, info: dict, limits) -> Decision:
         game = self._game
@@ -274,9 +284,8 @@ class EngineBot(ProgramBot):
         except Exception as exc:
             raise engine.fault(Termination.ILLEGAL_MOVE, "sent an unreadable move",
                                f"{plain(text)!r}: {plain(str(exc))}") from None
-        legal = game.legal_moves(state)
-        if move not in legal:
-            shown = ", ".join(game.move_text(state, m) for m in legal)
+        if game.legal_move(state, move) is None:
+            shown = ", ".join(game.move_text(state, m) for m in game.legal_moves(state))
             raise engine.fault(
                 Termination.ILLEGAL_MOVE, "played an illegal move", f"{plain(text)!r} in {game.name}; legal: {shown}"
             )
@@ -376,6 +385,9 @@ class ArenaEngine(EngineBot):
     # outcomes come as moves of the position line; seats as ``newgame SEAT of N``; in games of hidden
     # information or simultaneous moves, the seat's view (bots.engine.views; docs/protocol.md)
     handles = frozenset({"chance", "players", "nonzero-sum", "simultaneous", "hidden"})
+
+
+_DECIDING = frozenset(("depth", "nodes", "score", "pv"))  # the fields of info lines a decision takes
 
 
 def _path(game: Game, start, goal, plies: int) -> list | None:

@@ -1,28 +1,29 @@
 """An engine's process: launched in a session of its own, read line by line against deadlines.
 
-The engine's stdout is read through a selector into a buffer (no thread per line); its
-stderr goes to an anonymous file whose last lines go into fault messages. The process
-runs under hard limits (soft = hard, so it cannot lift them): memory (RLIMIT_AS) and file
-size (RLIMIT_FSIZE, the output limit), so its stderr file stays within the output limit
-even while nobody reads it. What it writes in a game under the output limit is its stderr
-and the lines on stdout that are no protocol message; protocol lines (``info``,
-``bestmove``, ``option``, ...) are the engine doing its job, and count only against a
-per-move allowance far above any real engine's chatter (``CHATTER_BYTES``). Everything
-that goes wrong raises ``arena.errors.BotFault``, and the whole process group (the engine
-and any children it started) is killed first.
+The engine's stdout is read through ``poll`` into a queue of lines, the lines of each read
+split and counted at once (no thread per line); its stderr goes to an anonymous file whose
+last lines go into fault messages. The process runs under hard limits (soft = hard, so it
+cannot lift them): memory (RLIMIT_AS) and file size (RLIMIT_FSIZE, the output limit), so its
+stderr file stays within the output limit even while nobody reads it. What it writes in a
+game under the output limit is its stderr and the lines on stdout that are no protocol
+message; protocol lines (``info``, ``bestmove``, ``option``, ...) are the engine doing its
+job, and count only against a per-move allowance far above any real engine's chatter
+(``CHATTER_BYTES``). Everything that goes wrong raises ``arena.errors.BotFault``, and the
+whole process group (the engine and any children it started) is killed first.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import select
-import selectors
 import shutil
 import signal
 import subprocess
 import time
 import weakref
+from collections import deque
 
 from arena.errors import BotFault
 from arena.execution import cgroup
@@ -86,10 +87,13 @@ class EngineProcess:
         self.memory_bytes = memory_bytes
         self.output_bytes = output_bytes
         self.log = output_file()
-        self._buffer = b""
+        self._buffer = b""  # the start of a line still being written
+        self._lines: deque[str] = deque()  # whole lines read and not yet handed out
+        self._next_look = 0.0  # when to look at the size of stderr next (perf_counter)
         self._read = 0  # stdout bytes this game that are no protocol line
         self._chatter = 0  # protocol bytes this move
         self._logged = 0  # bytes we copied into the log ourselves (``info string``), not the engine's stderr
+        self._last_logged = (-1, "")  # the log's size after the last line copied there, and the line
         self.proc = None
         # the engine, its children and theirs: one memory allowance and process count, killed together
         self.tree = cgroup.tree(memory_bytes)
@@ -135,8 +139,8 @@ class EngineProcess:
         os.set_blocking(self.stdout, False)
         self.stdin = self.proc.stdin.fileno()
         os.set_blocking(self.stdin, False)  # a send never blocks past write_timeout
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.stdout, selectors.EVENT_READ)
+        self.poller = select.poll()
+        self.poller.register(self.stdout, select.POLLIN)
 
     @property
     def pid(self) -> int:
@@ -149,15 +153,17 @@ class EngineProcess:
         """Start counting the output limit afresh."""
         os.ftruncate(self.log, 0)
         self._read = self._logged = self._chatter = 0
+        self._last_logged = (-1, "")
 
     def new_move(self) -> None:
         """Start counting the protocol lines' allowance afresh."""
         self._chatter = 0
 
-    def send(self, line: str) -> None:
-        """Write one line to the engine; a closed pipe means it died, a full one that it
-        stopped reading (given ``write_timeout`` seconds to drain it)."""
-        data = memoryview(line.encode() + b"\n")
+    def send(self, *lines: str) -> None:
+        """Write lines to the engine, all in one write (so it wakes once for a position and its
+        ``go``); a closed pipe means it died, a full one that it stopped reading (given
+        ``write_timeout`` seconds to drain it)."""
+        data = memoryview(("\n".join(lines) + "\n").encode())
         deadline = None
         while data:
             try:
@@ -176,11 +182,16 @@ class EngineProcess:
 
     def log_line(self, text: str) -> None:
         """Keep a line the engine sent on stdout for the log (``info string``), while the log
-        is within the output limit (the engine's own stderr in it is bounded by its file size limit)."""
+        is within the output limit (the engine's own stderr in it is bounded by its file size limit).
+        A line is not kept again right after itself (Stockfish repeats its net's name at every ``go``)."""
+        size = os.fstat(self.log).st_size
+        if size == self._last_logged[0] and text == self._last_logged[1]:  # nothing written since
+            return
         data = text.encode("utf-8", "replace") + b"\n"
-        if os.fstat(self.log).st_size + len(data) <= self.output_bytes:
+        if size + len(data) <= self.output_bytes:
             os.write(self.log, data)
             self._logged += len(data)
+            self._last_logged = (size + len(data), text)
 
     def read_line(self, deadline: float) -> str | None:
         """The next line from stdout, or None once ``time.perf_counter()`` passes ``deadline``.
@@ -188,38 +199,65 @@ class EngineProcess:
         Raises BotFault when the engine closes stdout (it died) or writes more than its
         output limit.
         """
-        while True:
-            end = self._buffer.find(b"\n")
-            if end >= 0:
-                line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
-                text = line.decode("utf-8", "replace").rstrip("\r")
-                if text.split(" ", 1)[0] in PROTOCOL_HEADS:
-                    self._chatter += end + 1
-                    if self._chatter > CHATTER_BYTES:
-                        raise self.fault(
-                            Termination.OUTPUT, "wrote too much", f"more than {CHATTER_BYTES:,} bytes of protocol lines in one move"
-                        )
-                else:
-                    self._read += end + 1
-                    self._check_output()
-                return text
-            if len(self._buffer) > self.output_bytes:  # a line with no end in sight
-                self._read += len(self._buffer)
-            self._check_output()
-            left = deadline - time.perf_counter()
-            if left <= 0:
+        lines = self._lines
+        while not lines:
+            if not self._wait(deadline):
                 return None
-            if not self.selector.select(min(left, _STDERR_POLL)):
-                continue
-            try:
-                data = os.read(self.stdout, 65536)
-            except BlockingIOError:
-                continue
-            except OSError:
-                data = b""
-            if not data:
-                raise self.death()
-            self._buffer += data
+        return lines.popleft()
+
+    def _wait(self, deadline: float) -> bool:
+        """Read what the engine writes next, or wait ``_STDERR_POLL`` seconds at most; False once
+        ``deadline`` has passed. Every few hundredths of a second, a look at the output limit."""
+        now = time.perf_counter()
+        if now >= self._next_look:  # stderr grows unseen: its size, now and then
+            self._check_output()
+            self._next_look = now + _STDERR_POLL
+        left = deadline - now
+        if left <= 0:
+            return False
+        if not self.poller.poll(math.ceil(min(left, _STDERR_POLL) * 1000)):
+            return True
+        try:
+            data = os.read(self.stdout, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            data = b""
+        if not data:
+            raise self.death()
+        self._take(data)
+        return True
+
+    def _take(self, data: bytes) -> None:
+        """Split the whole lines of what was read into the queue, counting their bytes: protocol
+        lines against the move's allowance, any other line against the output limit."""
+        data = self._buffer + data if self._buffer else data
+        end = data.rfind(b"\n")
+        if end < 0:
+            self._buffer = data
+            if len(data) > self.output_bytes:  # a line with no end in sight
+                self._read += len(data)
+                self._check_output()
+            return
+        block, self._buffer = data[:end], data[end + 1 :]
+        # a newline byte is never part of a longer character: decoding the block splits as its lines do
+        texts = block.decode("utf-8", "replace").split("\n")
+        if b"\r" in block:
+            texts = [text.rstrip("\r") for text in texts]
+        other, raw = 0, None
+        for i, text in enumerate(texts):
+            if text.partition(" ")[0] not in PROTOCOL_HEADS:  # counted in bytes, as the engine wrote it
+                raw = raw or block.split(b"\n")
+                other += len(raw[i]) + 1
+        self._lines.extend(texts)
+        self._chatter += end + 1 - other
+        if self._chatter > CHATTER_BYTES:
+            raise self.fault(
+                Termination.OUTPUT, "wrote too much", f"more than {CHATTER_BYTES:,} bytes of protocol lines in one move"
+            )
+        if other:
+            self._read += other
+            self._check_output()
 
     def _written(self) -> int:
         """What counts against the output limit this game: stderr, and stdout lines that are no protocol line."""
@@ -327,9 +365,7 @@ class EngineProcess:
     def close(self) -> None:
         """Kill what is left of the engine and free its files."""
         self.kill()
-        if getattr(self, "selector", None) is not None:
-            self.selector.close()
-            self.selector = None
+        self.poller = None
         if self.log >= 0:
             os.close(self.log)
             self.log = -1
