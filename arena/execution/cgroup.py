@@ -33,6 +33,18 @@ ROOT = "/sys/fs/cgroup"
 _names = itertools.count()
 
 
+def _key_value(data: bytes, key: bytes) -> int | None:
+    """The number on the ``key value`` line of a cgroup file (cpu.stat, memory.events), or None.
+    Read around every move: found in place, no split into lines."""
+    data = b"\n" + data
+    at = data.find(b"\n" + key + b" ")
+    if at < 0:
+        return None
+    start = at + len(key) + 2
+    end = data.find(b"\n", start)
+    return int(data[start : end if end >= 0 else None])
+
+
 class Tree:
     """One control group (a folder per controller) for one bot process and its descendants."""
 
@@ -95,24 +107,14 @@ class Tree:
         data = os.pread(self._cpu_file, 4096, 0)
         if self.version == 1:
             return int(data) / 1e9
-        if data.startswith(b"usage_usec "):  # the first line, read twice a move: no split into lines
-            end = data.find(b"\n")
-            return int(data[11 : end if end >= 0 else None]) / 1e6
-        for line in data.split(b"\n"):
-            if line.startswith(b"usage_usec "):
-                return int(line.split()[1]) / 1e6
-        return 0.0
+        usec = _key_value(data, b"usage_usec")
+        return 0.0 if usec is None else usec / 1e6
 
     def out_of_memory(self) -> bool:
         """True once the kernel killed a process of the tree for the tree's memory."""
         if self._oom_file is None:
             return False
-        data = b"\n" + os.pread(self._oom_file, 4096, 0)  # read after every move: no split into lines
-        at = data.find(b"\noom_kill ")
-        if at < 0:
-            return False
-        end = data.find(b"\n", at + 10)
-        return int(data[at + 10 : end if end >= 0 else None]) > 0
+        return (_key_value(os.pread(self._oom_file, 4096, 0), b"oom_kill") or 0) > 0
 
     def members(self) -> list[int]:
         """The processes in the tree now."""

@@ -122,7 +122,7 @@ def _check_state(game: Game, state, path) -> None:
             assert own == choices[0], f"{where}: legal_moves_for(state, {player}) gives {own!r}, legal_moves {choices[0]!r}"
     for legal in choices:
         _check_moves(game, state, legal, where)
-    if len(choices) == 1 and not (game.model.chance and player == CHANCE):
+    if player >= 0:  # a seat to move (not the dice, not a joint move)
         _check_legal_move(game, state, choices[0], path, where)
     low, high = game.bounds
     estimates = [game.heuristic(state, seat) for seat in range(game.model.players)]
