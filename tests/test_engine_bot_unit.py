@@ -66,6 +66,14 @@ class FakeEngine:
             raise line
         return line
 
+    def read_lines(self, deadline):
+        """The next scripted line, alone: a bot reads lines one by one or in batches alike."""
+        line = self.read_line(deadline)
+        return None if line is None else [line]
+
+    def unread(self, lines):
+        self.queue.extendleft(reversed(lines))
+
     def fault(self, termination, verb, detail):
         self.events.append("killed")
         return BotFault(termination, verb, detail)
@@ -810,6 +818,25 @@ def test_the_principal_variation_is_read_as_far_as_it_reads_in_the_position_it_r
     assert b._pv((), ["c0", "c5"]) == (0,) and b._pv((), []) == ()
     b._game = TTT  # moves written the same everywhere: no position is made
     assert b._pv(TTT.initial_state(), ["b2", "b2", "x", "a1"]) == (4, 4)
+
+
+def test_lines_after_a_bestmove_are_left_to_the_next_move_in_their_order():
+    class Batches(FakeEngine):
+        """Hands out every line queued at once, as the real reader does once an answer is in."""
+
+        def read_lines(self, deadline):
+            if not self.queue:
+                return super().read_lines(deadline)
+            lines = list(self.queue)
+            self.queue.clear()
+            return lines
+
+    fake = Batches({"go": ["info depth 1 score 0.5 pv b2", "bestmove b2", "info depth 7 nodes 3", "bestmove a1"]})
+    b = playing(fake, player=0)
+    first = b.choose(TTT, TTT.initial_state(), budget(nodes=5))
+    assert (first.move, first.depth) == (4, 1) and list(fake.queue) == ["info depth 7 nodes 3", "bestmove a1"]
+    second = b.choose(TTT, TTT.play(["b2", "c3"]), budget(nodes=5))
+    assert (second.move, second.depth, second.nodes) == (0, 7, 3)  # what the engine wrote first is read first
 
 
 # following a game the referee does not tell

@@ -10,7 +10,7 @@ import results
 from arena import Budget, get_registry
 from arena.errors import ParameterError
 from arena.limits import Limits
-from bots.engine.process import GAME_FOLDERS
+from bots.engine.launch import GAME_FOLDERS
 from arena.front.cli import main
 from arena.records import Termination
 from arena.referee import play_game

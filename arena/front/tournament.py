@@ -261,8 +261,9 @@ def validate(config: TournamentConfig, registry: Registry) -> Game:
                 f"bot name {entrant.name!r} is used twice ({seen[entrant.name]!r} and {entrant.spec!r}); "
                 f"give each its own display name: NAME=SPEC"
             )
+        if entrant.spec not in seen.values():  # a bot entered twice (self-play) is checked once: checking may start it
+            registry.check_bot(entrant.spec, game, config.limits)
         seen[entrant.name] = entrant.spec
-        registry.check_bot(entrant.spec, game, config.limits)
     seats = game.model.players
     if seats != 2:
         check_tables(config, game, seats, _challengers(config))

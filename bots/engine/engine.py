@@ -4,9 +4,6 @@ the move loop."""
 
 from __future__ import annotations
 
-import os
-import re
-import shlex
 import time
 import typing
 
@@ -16,17 +13,14 @@ from arena.errors import BotFault, IllegalMoveError, ParameterError
 from arena.execution.channel import plain
 from bots.engine.golines import arena_clock, go_line, movetime
 from bots.engine.info import BadUtilities, read_info
-from bots.engine.process import EngineProcess, find_program
+from bots.engine.launch import command_line, program_name
+from bots.engine.process import EngineProcess
 from bots.engine.options import EngineOption, check_options, parse_option
 from bots.engine.views import legal_texts, view_lines, view_move
 from arena.game import Game, texts_need_state
 from arena.params import format_value, param
 from arena.records import Termination
 from arena.view import View
-
-#: Programs that run a script named after them (the script names the engine, not them).
-INTERPRETER = re.compile(r"^(python|pypy|node|java|ruby|perl|php|Rscript|julia|bash|sh|dotnet|mono)[0-9.]*(\.exe)?$")
-
 
 class EngineBot(ProgramBot):
     """What the engine bots share: the command, start-up, options, and one move's exchange.
@@ -42,6 +36,7 @@ class EngineBot(ProgramBot):
     hello: typing.ClassVar[str] = ""
     """The first line sent, and the answer that ends the handshake."""
     hello_ok: typing.ClassVar[str] = ""
+    _parsed: dict | None = None  # move texts read this game, where a text names a move in every position
 
     def __init__(self, options=(), **params):
         super().__init__(**params)
@@ -62,17 +57,7 @@ class EngineBot(ProgramBot):
     @classmethod
     def short_name(cls, params: dict[str, str]) -> str | None:
         """The engine's program (``stockfish``), or the script an interpreter runs (``engine.py``)."""
-        try:
-            words = shlex.split(params.get("cmd", ""))
-        except ValueError:
-            return None
-        if not words:
-            return None
-        program = os.path.basename(words[0])
-        if INTERPRETER.match(program):
-            scripts = [w for w in words[1:] if not w.startswith("-")]
-            program = os.path.basename(scripts[0]) if scripts else program
-        return program or None
+        return program_name(params.get("cmd", ""))
 
     @property
     def spec(self) -> str:
@@ -89,14 +74,7 @@ class EngineBot(ProgramBot):
 
     def argv(self) -> list[str]:
         """The command line, its program found on PATH or in GAME_FOLDERS."""
-        try:
-            argv = shlex.split(self.cmd)
-        except ValueError as exc:
-            raise ParameterError(f"bad cmd {self.cmd!r} for bot {self.name!r}: {exc}") from None
-        if not argv:
-            raise ParameterError(f"bot {self.name!r} needs the engine's command: {self.name}:cmd=PATH")
-        argv[0] = find_program(argv[0])
-        return argv
+        return command_line(self.cmd, self.name)
 
     # set-up
 
@@ -194,6 +172,7 @@ class EngineBot(ProgramBot):
         engine.send(self.newgame_line(player, game.model.players), "isready")
         self._await(engine, "readyok", time.perf_counter() + self.startup, "answer isready")
         self._state = self._game.initial_state()
+        self._parsed = None if texts_need_state(game) else {}
         self._moves: list[str] = []
         self._opening: tuple[str, ...] = ()
         self._told = False  # True once the referee tells every move (``moved``)
@@ -232,8 +211,8 @@ class EngineBot(ProgramBot):
             deadline = stop_at + self.limits.time_margin
         infos: list[str] = []  # the move's info lines, read at its bestmove
         while True:
-            line = engine.read_line(deadline if stop_at is None else stop_at)
-            if line is None:
+            lines = engine.read_lines(deadline if stop_at is None else stop_at)
+            if lines is None:
                 if stop_at is not None:
                     engine.send("stop")
                     stop_at = None
@@ -246,14 +225,17 @@ class EngineBot(ProgramBot):
                 raise engine.fault(
                     Termination.TIMEOUT, "timed out", f"no bestmove within {deadline - budget.started:.3g}s ({waited}); killed"
                 )
-            head = line.split(" ", 1)[0]
-            if head == "bestmove":
-                engine.check_memory()
-                return self._decision(engine, state, line, self._read_infos(engine, infos), limits)
-            if head == "info" and not line.startswith("info string"):
-                infos.append(line)
-            else:
-                self.other_line(engine, line, head)
+            for at, line in enumerate(lines):
+                head = line.split(" ", 1)[0]
+                if head == "info" and not line.startswith("info string"):
+                    infos.append(line)
+                elif head == "bestmove":
+                    if at + 1 < len(lines):  # the next move's, if the engine wrote on
+                        engine.unread(lines[at + 1 :])
+                    engine.check_memory()
+                    return self._decision(engine, state, line, self._read_infos(engine, infos), limits)
+                else:
+                    self.other_line(engine, line, head)
 
     def _read_infos(self, engine: EngineProcess, lines: list[str]) -> dict:
         """What the move's ``info`` lines say, each field from the latest line with it: read back from
@@ -280,7 +262,7 @@ class EngineBot(ProgramBot):
         if isinstance(state, View):
             return self._view_decision(engine, state, text, info, limits)
         try:
-            move = game.parse_move_in(state, text)
+            move = self._read_move(state, text)
         except Exception as exc:
             raise engine.fault(Termination.ILLEGAL_MOVE, "sent an unreadable move",
                                f"{plain(text)!r}: {plain(str(exc))}") from None
@@ -315,13 +297,26 @@ class EngineBot(ProgramBot):
             )
         return nodes
 
+    def _read_move(self, state, text: str):
+        """The move ``text`` names in ``state`` (``parse_move_in``); where texts do not depend on the
+        position, read once a text (a fast engine's moves and principal variations repeat)."""
+        parsed = self._parsed
+        if parsed is None:
+            return self._game.parse_move_in(state, text)
+        move = parsed.get(text)
+        if move is None:
+            move = self._game.parse_move_in(state, text)
+            if len(parsed) < _PARSED:
+                parsed[text] = move
+        return move
+
     def _pv(self, state, texts) -> tuple:
         """The principal variation's moves from ``state``, as far as they read as moves."""
         game, pv = self._game, []
         by_position = texts_need_state(game)  # else no position needs to be made
         for text in texts:
             try:
-                move = game.parse_move_in(state, text)
+                move = self._read_move(state, text)
                 if by_position:
                     state = game.apply(state, move)
             except Exception:
@@ -388,6 +383,7 @@ class ArenaEngine(EngineBot):
 
 
 _DECIDING = frozenset(("depth", "nodes", "score", "pv"))  # the fields of info lines a decision takes
+_PARSED = 4096  # the most move texts an engine bot keeps read
 
 
 def _path(game: Game, start, goal, plies: int) -> list | None:

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 import select
 import shutil
 import signal
 import subprocess
 import time
 import weakref
-from collections import deque
 
 from arena.errors import BotFault
 from arena.execution import cgroup
@@ -31,9 +29,8 @@ from arena.execution.sandbox import bubblewrap as sandboxing
 from arena.execution.confine import dropper, in_scratch, scratch_folder, undumpable
 from arena.execution.hosts import output_file
 from arena.records import Termination
+from bots.engine.launch import hard_limits, kill_group
 
-#: Folders searched after PATH for a program named without a folder (Debian puts Stockfish in /usr/games).
-GAME_FOLDERS = ("/usr/games", "/usr/local/games")
 #: Seconds between looks at the size of stderr while waiting for a line.
 _STDERR_POLL = 0.05
 #: Seconds an engine has to exit after ``quit`` before it is killed.
@@ -47,17 +44,6 @@ PROTOCOL_HEADS = frozenset(
 CHATTER_BYTES = 64 << 20
 #: Words on stderr that mean the engine ran out of memory (Python, C++, C).
 _MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "Failed to allocate")
-
-
-def find_program(program: str) -> str:
-    """The path of a program: as given if it names a folder, else found on PATH or in GAME_FOLDERS."""
-    if os.sep in program:
-        return program
-    found = shutil.which(program) or shutil.which(program, path=os.pathsep.join(GAME_FOLDERS))
-    if found is None:
-        where = ", ".join(("PATH",) + GAME_FOLDERS)
-        raise BotFault(Termination.CRASH, "failed to start", f"no program {program!r} on {where}")
-    return found
 
 
 class EngineProcess:
@@ -87,11 +73,12 @@ class EngineProcess:
         self.memory_bytes = memory_bytes
         self.output_bytes = output_bytes
         self.log = output_file()
-        self._buffer = b""  # the start of a line still being written
-        self._lines: deque[str] = deque()  # whole lines read and not yet handed out
+        self._buffer = bytearray()  # what was read and not yet handed out: whole lines, then the start of one
+        self._plain = 0  # how much of the buffer is whole plain ``info`` lines (``read_lines`` waits on)
+        self._unread: list[str] = []  # lines handed out and given back (``unread``), handed out first
         self._next_look = 0.0  # when to look at the size of stderr next (perf_counter)
         self._read = 0  # stdout bytes this game that are no protocol line
-        self._chatter = 0  # protocol bytes this move
+        self._chatter = 0  # stdout bytes this move, less those found to be no protocol line
         self._logged = 0  # bytes we copied into the log ourselves (``info string``), not the engine's stderr
         self._last_logged = (-1, "")  # the log's size after the last line copied there, and the line
         self.proc = None
@@ -104,7 +91,7 @@ class EngineProcess:
             stderr=self.log,
             start_new_session=True,  # its own process group: killpg reaches its children
             # under the sandbox bubblewrap drops them itself, once it has made its namespaces
-            preexec_fn=_hard_limits(memory_bytes, output_bytes, self.tree,
+            preexec_fn=hard_limits(memory_bytes, output_bytes, self.tree,
                                     dropper() if confined and not sandbox else None),
             bufsize=0,
         )
@@ -134,7 +121,7 @@ class EngineProcess:
         if self.tree is None:  # no cgroup: the tree is what /proc shows below the engine (its subreaper)
             self.tree = cgroup.Descendants(self.proc.pid)
         # an engine whose bot is dropped without close(), or still running at exit, dies with it
-        self._finalizer = weakref.finalize(self, _kill_group, self.proc, self.tree)
+        self._finalizer = weakref.finalize(self, kill_group, self.proc, self.tree)
         self.stdout = self.proc.stdout.fileno()
         os.set_blocking(self.stdout, False)
         self.stdin = self.proc.stdin.fileno()
@@ -199,15 +186,65 @@ class EngineProcess:
         Raises BotFault when the engine closes stdout (it died) or writes more than its
         output limit.
         """
-        lines = self._lines
-        while not lines:
+        if self._unread:
+            return self._unread.pop(0)
+        while True:
+            end = self._buffer.find(b"\n") + 1
+            if end:
+                return self._hand_out(end)[0]
             if not self._wait(deadline):
                 return None
-        return lines.popleft()
+
+    def read_lines(self, deadline: float) -> list[str] | None:
+        """The lines read so far, once one of them is not a plain ``info`` line (a ``bestmove``,
+        an ``info string``, anything else): a search's progress lines wake the caller once, with
+        its answer. None once ``deadline`` has passed (the lines stay to be read)."""
+        if self._unread:
+            lines, self._unread = self._unread, []
+            return lines
+        buffer = self._buffer
+        while True:
+            end = buffer.rfind(b"\n") + 1
+            if end > self._plain:  # lines not looked at: plain info lines all? (counted in C, not split)
+                block = buffer[self._plain : end]
+                plain = (block.count(b"\ninfo ") + block.startswith(b"info ")
+                         - block.count(b"\ninfo string") - block.startswith(b"info string"))
+                if plain != block.count(b"\n"):
+                    return self._hand_out(end)
+                self._plain = end
+            if not self._wait(deadline):
+                return None
+
+    def unread(self, lines: list[str]) -> None:
+        """Give back lines handed out and not used (those after a ``bestmove``): they are read next."""
+        self._unread[:0] = lines
+
+    def _hand_out(self, end: int) -> list[str]:
+        """The buffer's lines up to ``end`` (after a newline), as text; lines that are no
+        protocol line are counted against the output limit."""
+        block = bytes(self._buffer[: end - 1])
+        del self._buffer[:end]
+        self._plain = max(0, self._plain - end)
+        # a newline byte is never part of a longer character: decoding the block splits as its lines do
+        texts = block.decode("utf-8", "replace").split("\n")
+        if b"\r" in block:
+            texts = [text.rstrip("\r") for text in texts]
+        if (block.count(b"\ninfo ") + block.startswith(b"info ") + block.count(b"\nbestmove ")
+                + block.startswith(b"bestmove ")) != len(texts):  # not all info and bestmove: each line's head
+            other, raw = 0, block.split(b"\n")
+            for i, text in enumerate(texts):
+                if text.partition(" ")[0] not in PROTOCOL_HEADS:  # counted in bytes, as the engine wrote it
+                    other += len(raw[i]) + 1
+            if other:
+                self._chatter -= other
+                self._read += other
+                self._check_output()
+        return texts
 
     def _wait(self, deadline: float) -> bool:
         """Read what the engine writes next, or wait ``_STDERR_POLL`` seconds at most; False once
-        ``deadline`` has passed. Every few hundredths of a second, a look at the output limit."""
+        ``deadline`` has passed. Every few hundredths of a second, a look at the output limit.
+        What is read counts against the move's allowance for protocol lines (``CHATTER_BYTES``)."""
         now = time.perf_counter()
         if now >= self._next_look:  # stderr grows unseen: its size, now and then
             self._check_output()
@@ -225,39 +262,17 @@ class EngineProcess:
             data = b""
         if not data:
             raise self.death()
-        self._take(data)
-        return True
-
-    def _take(self, data: bytes) -> None:
-        """Split the whole lines of what was read into the queue, counting their bytes: protocol
-        lines against the move's allowance, any other line against the output limit."""
-        data = self._buffer + data if self._buffer else data
-        end = data.rfind(b"\n")
-        if end < 0:
-            self._buffer = data
-            if len(data) > self.output_bytes:  # a line with no end in sight
-                self._read += len(data)
-                self._check_output()
-            return
-        block, self._buffer = data[:end], data[end + 1 :]
-        # a newline byte is never part of a longer character: decoding the block splits as its lines do
-        texts = block.decode("utf-8", "replace").split("\n")
-        if b"\r" in block:
-            texts = [text.rstrip("\r") for text in texts]
-        other, raw = 0, None
-        for i, text in enumerate(texts):
-            if text.partition(" ")[0] not in PROTOCOL_HEADS:  # counted in bytes, as the engine wrote it
-                raw = raw or block.split(b"\n")
-                other += len(raw[i]) + 1
-        self._lines.extend(texts)
-        self._chatter += end + 1 - other
+        buffer = self._buffer
+        buffer += data
+        self._chatter += len(data)
         if self._chatter > CHATTER_BYTES:
             raise self.fault(
                 Termination.OUTPUT, "wrote too much", f"more than {CHATTER_BYTES:,} bytes of protocol lines in one move"
             )
-        if other:
-            self._read += other
+        if b"\n" not in data and len(buffer) - buffer.rfind(b"\n") - 1 > self.output_bytes:  # a line with no end in sight
+            self._read += len(buffer)
             self._check_output()
+        return True
 
     def _written(self) -> int:
         """What counts against the output limit this game: stderr, and stdout lines that are no protocol line."""
@@ -374,35 +389,3 @@ class EngineProcess:
         if getattr(self, "scratch", None) is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
             self.scratch = None
-
-
-def _kill_group(proc: subprocess.Popen, tree) -> None:
-    """SIGKILL the process group ``proc`` leads and every process of its tree (those that left
-    the group too), and reap ``proc``."""
-    if tree is not None:  # first: a Descendants loses the orphans of a dead engine
-        tree.kill()
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    if tree is not None:
-        tree.kill()
-    proc.wait()
-
-
-def _hard_limits(memory_bytes: int | None, output_bytes: int, tree: cgroup.Tree | None, drop=None):
-    """What the child runs before the engine: join its tree, and set hard limits on its address
-    space (if any) and on the size of any file it writes (its stderr file among them); ``drop``:
-    give up its capabilities. System calls only: the runner may have threads, one of which may
-    hold a lock when it forks."""
-    join = tree.joiner() if tree is not None else cgroup.subreaper  # no cgroup: orphans stay below it
-
-    def limit():
-        join()
-        if memory_bytes is not None:
-            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes, output_bytes))
-        if drop is not None:
-            drop()
-
-    return limit

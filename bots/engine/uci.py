@@ -40,14 +40,20 @@ class UciBot(EngineBot):
 
     def read_info(self, line: str, info: dict) -> None:
         words = line.split()
-        for i, word in enumerate(words):
-            if word in ("depth", "nodes") and i + 1 < len(words):
-                info[word] = int(words[i + 1])
-            elif word == "score" and i + 2 < len(words):
-                info["score"] = self.score(words[i + 1], int(words[i + 2]))
-            elif word == "pv":
-                info["pv"] = words[i + 1 :]
-                return
+        end = len(words)
+        if "pv" in words:  # the moves after it are no fields
+            end = words.index("pv")
+            info["pv"] = words[end + 1 :]
+        # each field by list.index (a scan in C: a line is read at every move of a fast engine)
+        for key in ("depth", "nodes"):
+            if key in words:
+                at = words.index(key)
+                if at < end and at + 1 < len(words):
+                    info[key] = int(words[at + 1])
+        if "score" in words:
+            at = words.index("score")
+            if at < end and at + 2 < len(words):
+                info["score"] = self.score(words[at + 1], int(words[at + 2]))
 
     def score(self, kind: str, value: int) -> float:
         """A UCI score in the game's utility units: a mate is the bound; centipawns go through
