@@ -96,10 +96,21 @@ def fastchess_command(args, wrapper: str, nodes: int, folder: Path, pgn: bool) -
     return out + (["-pgnout", f"file={folder / 'games.pgn'}", "notation=uci"] if pgn else [])
 
 
+def steal_seconds() -> float | None:
+    """CPU seconds the hypervisor has taken from this machine's CPUs since boot (``steal`` in
+    /proc/stat), or None where it is not told: time the runs waited for a CPU that was not there."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def timed(command: list[str], folder: Path, env: dict) -> dict:
     """Run ``command`` in ``folder``: its wall seconds, CPU seconds (itself and every process it
-    waited for), and the load average before it."""
+    waited for), the load average before it and the CPU time stolen while it ran."""
     load = os.getloadavg()[0]
+    stolen = steal_seconds()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -109,7 +120,8 @@ def timed(command: list[str], folder: Path, env: dict) -> dict:
         tail = done.stdout.decode(errors="replace").strip().splitlines()[-5:]
         sys.exit(f"{command[0]} failed (exit {done.returncode}): " + " | ".join(tail))
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return {"wall": wall, "cpu": cpu, "load": load}
+    now = steal_seconds()
+    return {"wall": wall, "cpu": cpu, "load": load, "steal": None if stolen is None or now is None else now - stolen}
 
 
 def engine_figures(logs: Path) -> tuple[int, float, int]:
@@ -252,6 +264,10 @@ def report(args, nodes: int, runs: dict[str, list[dict]], start_seconds: float) 
         floor = sorted(a["wall"] / f["wall"] for a, f in zip(runs["floor"], fast))
         print(f"  the Python floor (bench/uci_floor.py) round by round: {', '.join(f'{r:.3f}' for r in floor)}; "
               f"median {statistics.median(floor):.3f}")
+    if all(r["steal"] is not None for made in runs.values() for r in made):
+        # on a shared host a run the hypervisor took CPU from is slower for it: its wall time says little
+        shown = "; ".join(f"{way} " + ", ".join(f"{r['steal']:.1f}" for r in made) for way, made in runs.items())
+        print(f"  CPU seconds stolen by the hypervisor during each run: {shown}")
     loads = [r["load"] for made in runs.values() for r in made]
     print(f"  load average before the runs: {min(loads):.2f}-{max(loads):.2f}; "
           f"engines reporting CPU: arena {min(r['engine_reported'] for r in arena)}/{min(r['starts'] for r in arena)}, "
