@@ -215,6 +215,8 @@ FAULTS = [
     ("illegal", None, Termination.ILLEGAL_MOVE, "played an illegal move at ply 2: 'a1' in tictactoe; legal: "),
     ("unreadable", None, Termination.ILLEGAL_MOVE, "sent an unreadable move at ply 0: 'nonsense': cannot read 'nonsense'"),
     ("garbage", None, Termination.PROTOCOL, "broke the protocol at ply 0: unexpected line 'hello from the engine'"),
+    ("noise", None, Termination.OUTPUT, "bytes on stdout and stderr in one game; the limit is 1,048,576"),
+    ("endless", None, Termination.OUTPUT, "bytes on stdout and stderr in one game; the limit is 1,048,576"),
     ("flood", None, Termination.OUTPUT, "bytes on stdout and stderr in one game; the limit is 1,048,576"),  # at whichever ply the flood is seen
     ("memory", None, Termination.MEMORY, "ran out of memory at ply 0: over its limit of 256 MiB"),
     ("fork", Budget(depth=3), Termination.TIMEOUT, "timed out at ply 0: no bestmove within 1s (the watchdog)"),

@@ -53,6 +53,12 @@ class Faulty(Engine):
             return
         if mode == "garbage":
             self.send("hello from the engine")
+        if mode == "noise":  # one line on stdout that is no protocol line, over the output limit
+            self.send("x" * (2 << 20))
+        if mode == "endless":  # a line with no end, over the output limit
+            sys.stdout.write("x" * (2 << 20))
+            sys.stdout.flush()
+            time.sleep(3600)
         if mode == "flood":
             sys.stderr.write("x" * 4096 * 1024)
             sys.stderr.flush()
@@ -77,7 +83,7 @@ class Faulty(Engine):
 
 
 FAULTS = ("handshake", "crash", "hang", "fork", "late", "ignore_stop", "obey_stop", "illegal", "unreadable",
-          "garbage", "flood", "memory", "babble", "chatter", "daemon")
+          "garbage", "noise", "endless", "flood", "memory", "babble", "chatter", "daemon")
 
 if __name__ == "__main__":
     if sys.argv[1] not in FAULTS:
