@@ -74,7 +74,7 @@ class ChessState:
         self._dead = board.is_insufficient_material() if dead is None else dead
         self._legal = self._alive = self._zobrist = self._hash = None  # caches
         self._parent = None  # (Zobrist hash, board) one move earlier, if the hash was known
-        self._vouched = None  # (move, its own value) legal_move found legal last: the engine's check, then the referee's
+        self._vouched = None  # (move, its own value, the board after it) legal_move found legal last: the engine's check, then the referee's, then apply
 
     def board(self):
         """A copy of the position as a python-chess Board (changing it changes no state)."""
@@ -204,8 +204,9 @@ class Chess(Game):
         return list(moves)  # a fresh list: searches reorder what they are given
 
     def legal_move(self, state, move):
-        # python-chess tests one move in ~8 us, where listing all (legal_moves) takes ~32: the
-        # referee checks every engine move this way. Only a plain Move of squares 0-63 is read.
+        # one move tested (pseudo-legal, then its king after it), where listing all (legal_moves)
+        # costs four times as much: the referee checks every engine move this way. Only a plain
+        # Move of squares 0-63 is read.
         if type(move) is not chess.Move:
             return None
         vouched = state._vouched
@@ -219,17 +220,28 @@ class Chess(Game):
         if promotion is not None and not (type(promotion) is int and chess.KNIGHT <= promotion <= chess.QUEEN):
             return None
         board = state._board
-        if not board.is_legal(move) or board.is_castling(move) and abs(end - start) != 2:  # king takes rook: 960's
+        if not board.is_pseudo_legal(move) or board.is_castling(move) and abs(end - start) != 2:  # king takes rook: 960's
             return None
+        # legal if the mover's king is not attacked once it is played: the position after it is
+        # made here, where apply takes it (one attack test, against is_legal's pins and checks)
         found = chess.Move(start, end, promotion)  # the game's own value, not the bot's object
-        state._vouched = (move, found)
+        child = board.copy(stack=False)
+        child.push(found)
+        if child.was_into_check():  # castling out of or through check is not pseudo-legal
+            return None
+        child.clear_stack()
+        state._vouched = (move, found, child)
         return found
 
     def apply(self, state, move):
         board = state._board
-        child = board.copy(stack=False)
-        child.push(move)
-        child.clear_stack()  # a state's board is never popped: keep it small
+        vouched = state._vouched
+        if vouched is not None and move is vouched[1]:  # the move legal_move found: its position made there
+            child = vouched[2]
+        else:
+            child = board.copy(stack=False)
+            child.push(move)
+            child.clear_stack()  # a state's board is never popped: keep it small
         pos = _position(child)
         if board.is_zeroing(move):
             out = ChessState(child, (), (), pos)

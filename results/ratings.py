@@ -46,6 +46,7 @@ import pandas as pd
 from arena.errors import ParameterError
 from results import bradley_terry as bt
 from results.bradley_terry import quantile
+from results.ratingview import View
 from results.sprt import Z95
 
 K = math.log(10) / 400
@@ -60,34 +61,6 @@ __all__ = [
     "COLUMNS", "Fit", "K", "View", "Z95", "fit", "interval_quantile", "origin", "quantile", "ratings", "strengths",
     "superiority",
 ]
-
-
-@dataclass(frozen=True)
-class View:
-    """How a report shows ratings: bots held at a fixed Elo (``anchors``: (bot, Elo) pairs;
-    none: mean 0), and how many of the best-rated bots the superiority table shows."""
-
-    anchors: tuple[tuple[str, float], ...] = ()
-    top: int = 10
-
-    @classmethod
-    def parse(cls, anchors: Sequence[str] = (), top: int = 10) -> "View":
-        """From ``BOT=ELO`` texts (``--anchor``); ParameterError names a malformed one."""
-        pairs = []
-        for text in anchors:
-            bot, sep, value = text.rpartition("=")
-            try:
-                elo = float(value)
-            except ValueError:
-                elo = math.nan
-            if not sep or not bot or not math.isfinite(elo):
-                raise ParameterError(f"--anchor takes BOT=ELO (e.g. random=0), not {text!r}")
-            if bot in dict(pairs):
-                raise ParameterError(f"--anchor {bot} is given twice")
-            pairs.append((bot, elo))
-        if top < 0 or top == 1:
-            raise ParameterError(f"--los takes 0 (no table) or a number of bots from 2, not {top}")
-        return cls(tuple(pairs), top)
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,21 @@ def test_moves_round_trip_and_bad_text_is_refused():
         Chess().play(["e2e5"])
 
 
-@pytest.mark.parametrize("fen", [None, KIWIPETE, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", BACK_RANK])
+# Positions where a move's legality hangs on its king: perft positions 3, 4 and 5 of the Chess
+# Programming Wiki's "Perft Results" page (pins, checks, en passant, castling, promotions); an en
+# passant capture that opens the king's rank; castling kingside through an attacked square; a
+# double check.
+TRICKY = (
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
+    "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1",
+    "4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1",
+)
+
+
+@pytest.mark.parametrize("fen", [None, KIWIPETE, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", BACK_RANK, *TRICKY])
 def test_legal_move_tests_one_move_as_legal_moves_would(fen):
     game = Chess() if fen is None else Chess(fen=fen + " 0 1" if fen == KIWIPETE else fen)
     state = game.initial_state()
@@ -158,6 +172,27 @@ def test_legal_move_tests_one_move_as_legal_moves_would(fen):
     assert sorted(found, key=str) == sorted(legal, key=str)
     move = chess.Move(legal[0].from_square, legal[0].to_square, legal[0].promotion)
     assert game.legal_move(state, move) == move and game.legal_move(state, move) is not move  # the game's own value
+
+
+def test_legal_move_agrees_with_legal_moves_along_random_games():
+    # every move of a piece of the side to move, in the positions of random games (seeded)
+    import random
+
+    rng, game, checked = random.Random(7), Chess(), 0
+    for _ in range(6):
+        state = game.initial_state()
+        while not game.is_terminal(state) and checked < 240:
+            board, legal = state.board(), game.legal_moves(state)
+            ours = board.occupied_co[board.turn]
+            tried = [chess.Move(a, b, p) for a in chess.scan_forward(ours) for b in range(64)
+                     for p in ((None, *chess.PIECE_TYPES[1:5]) if board.pawns >> a & 1 else (None,))]
+            found = [m for m in tried if game.legal_move(state, m) is not None]
+            assert sorted(found, key=str) == sorted(legal, key=str), board.fen()
+            move = rng.choice(legal)
+            after = game.apply(state, game.legal_move(state, move))
+            assert after == game.apply(state, move) and after.fen() == game.apply(state, move).fen()
+            state, checked = after, checked + 1
+    assert checked == 240
 
 
 class Sneaky(chess.Move):

@@ -409,11 +409,12 @@ def test_a_repeated_info_string_is_kept_once_unless_stderr_came_between():
 def test_a_search_wakes_the_reader_once_with_its_answer_and_lines_after_it_are_read_next():
     from bots.engine.process import EngineProcess
 
-    # on "go": progress lines one write at a time, then an answer with more lines behind it in one write
+    # on "go": a note and progress lines one write at a time, then an answer with more lines behind it in one write
     script = (
         "import sys, time\n"
         "for line in sys.stdin:\n"
         "    if line.startswith('go'):\n"
+        "        sys.stdout.write('info string net loaded\\n'); sys.stdout.flush(); time.sleep(0.05)\n"
         "        for d in (1, 2, 3):\n"
         "            sys.stdout.write(f'info depth {d} pv a{d}\\n'); sys.stdout.flush(); time.sleep(0.05)\n"
         "        sys.stdout.write('bestmove a3\\ninfo depth 9\\nbestmove b1\\n'); sys.stdout.flush()\n"
@@ -423,14 +424,26 @@ def test_a_search_wakes_the_reader_once_with_its_answer_and_lines_after_it_are_r
     proc = EngineProcess([sys.executable, "-c", script], write_timeout=5)
     proc.send("go")
     lines = proc.read_lines(time.perf_counter() + 10)
-    assert lines == ["info depth 1 pv a1", "info depth 2 pv a2", "info depth 3 pv a3", "bestmove a3", "info depth 9", "bestmove b1"]
-    proc.unread(lines[4:])  # what followed the answer: read first next time, once
+    assert lines == ["info string net loaded", "info depth 1 pv a1", "info depth 2 pv a2", "info depth 3 pv a3", "bestmove a3", "info depth 9", "bestmove b1"]
+    proc.unread(lines[5:])  # what followed the answer: read first next time, once
     assert proc.read_lines(time.perf_counter() + 1) == ["info depth 9", "bestmove b1"]
     # progress lines alone do not end the wait: at the deadline None, and the lines stay to be read
     proc.send("slow")
     assert proc.read_lines(time.perf_counter() + 0.3) is None
     assert proc.read_line(time.perf_counter() + 1) == "info depth 1"
     assert proc.read_line(time.perf_counter() + 0.05) is None
+    proc.close()
+
+
+def test_a_faulted_engine_s_notes_not_yet_handed_out_are_in_its_last_words():
+    from bots.engine.process import EngineProcess
+
+    # a note and a progress line, then silence: the wait ends at its deadline with both unread
+    script = "import sys, time\nsys.stdout.write('info string about to hang\\ninfo depth 1\\n'); sys.stdout.flush(); time.sleep(30)\n"
+    proc = EngineProcess([sys.executable, "-c", script], write_timeout=5)
+    assert proc.read_lines(time.perf_counter() + 0.5) is None
+    fault = proc.fault(Termination.TIMEOUT, "timed out", "no bestmove")
+    assert fault.detail == "no bestmove (last stderr: info string about to hang)"
     proc.close()
 
 

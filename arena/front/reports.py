@@ -185,7 +185,7 @@ def check_plots_target(plots: str) -> Path:
 def rating_view(args, tables=None):
     """``--anchor`` and ``--los`` as a ``results.ratings.View``; UsageError names a malformed
     anchor, or one that played none of the games of ``tables`` (``results.load``'s)."""
-    from results.ratings import View
+    from results.ratingview import View
 
     view = View.parse(getattr(args, "anchor", None) or (), getattr(args, "los", View.top))
     if tables is not None:

@@ -7,7 +7,9 @@ batches.
 
 from __future__ import annotations
 
+import importlib
 import sys
+import threading
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
@@ -66,6 +68,7 @@ def run_tournament(
     watch: Callable[[list[dict], int], Watcher] | None = None,
     stored: Tournament | None = None,
     lock: RunLock | None = None,
+    preload: Sequence[str] = (),
 ) -> RunResult:
     """Play every game of ``config`` not yet in the database, and store them.
 
@@ -76,23 +79,26 @@ def run_tournament(
     (see arena.execution.sandbox.probing), and ``registry`` is used only if it is sandboxed too. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
     games and may stop the run early (default: the format's, ``Format.watcher``). ``stored``: a
     tournament in the database to play on as it is (a ladder), not one chosen by its settings
-    (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already.
+    (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already;
+    ``preload``: modules to import in the background once the first game is in (the report's:
+    they load while the workers play, not after the last game).
     """
     registry = run_registry(plugins, config, registry=registry)
     # workers load the game's plugin only in a sandboxed run; else the --plugin modules too
     plugins = registry.plugins if registry.sandboxed else tuple(plugins)
-    config = with_short_names(config, registry)  # an engine entered without a name: its program's
-    game = validate(config, registry)  # a bad tournament fails before any worker starts
-    openings = round_openings(config, game, round_count(config, seats=game.model.players))
-    watch = watch or partial(config.format.watcher, config)
+    # worker processes boot while the tournament is checked and its schedule laid out (a bad
+    # tournament stops them before they are sent a game)
+    executor = make_executor(run.dask, run.jobs, plugins, game_rows)
     aborted = False
-    with Store(run.database) as store, (nullcontext(lock) if lock is not None else RunLock(run.database)) as lock:
-        plan = growth.Plan(config, stored) if stored is not None else growth.plan(store.tournaments(), config, run.database)
-        config = plan.config
-        lock.note(config.name)
-        # worker processes boot while the schedule is laid out
-        executor = make_executor(run.dask, run.jobs, plugins, game_rows)
-        try:
+    try:
+        config = with_short_names(config, registry)  # an engine entered without a name: its program's
+        game = validate(config, registry)
+        openings = round_openings(config, game, round_count(config, seats=game.model.players))
+        watch = watch or partial(config.format.watcher, config)
+        with Store(run.database) as store, (nullcontext(lock) if lock is not None else RunLock(run.database)) as lock:
+            plan = growth.Plan(config, stored) if stored is not None else growth.plan(store.tournaments(), config, run.database)
+            config = plan.config
+            lock.note(config.name)
             schedule = make_schedule(config, registry, game, grown_from=plan.grown_from, legacy=plan.legacy, openings=openings)
             size = schedule.size
             if plan.stored is None:
@@ -131,6 +137,9 @@ def run_tournament(
                         positions.update((g.index, g.game) for g in batch if g.game != config.game)
                     for outcome in executor.run(batch):
                         interrupt.check()
+                        if preload:
+                            threading.Thread(target=_import_all, args=(preload,), daemon=True).start()
+                            preload = ()
                         if isinstance(outcome, Failure):
                             result.failed.append(outcome)
                             watcher.failed(outcome.index)
@@ -161,9 +170,18 @@ def run_tournament(
                 finally:
                     result.played = writer.stored
                     bar.close()
-        finally:
-            executor.close(abort=aborted or sys.exc_info()[0] is not None)
+    finally:
+        executor.close(abort=aborted or sys.exc_info()[0] is not None)
     return result
+
+
+def _import_all(modules: Sequence[str]) -> None:
+    """Import ``modules`` ahead of use; a failure is left for the import that needs the module to report."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            return
 
 
 def run_registry(plugins, config: TournamentConfig, extra=(), registry=None):

@@ -226,8 +226,11 @@ class EngineBot(ProgramBot):
                     Termination.TIMEOUT, "timed out", f"no bestmove within {deadline - budget.started:.3g}s ({waited}); killed"
                 )
             for at, line in enumerate(lines):
+                if line.startswith("info ") and not line.startswith("info string"):  # the common case, unsplit
+                    infos.append(line)
+                    continue
                 head = line.split(" ", 1)[0]
-                if head == "info" and not line.startswith("info string"):
+                if head == "info" and not line.startswith("info string"):  # "info" alone: an empty report
                     infos.append(line)
                 elif head == "bestmove":
                     if at + 1 < len(lines):  # the next move's, if the engine wrote on
@@ -313,7 +316,7 @@ class EngineBot(ProgramBot):
     def _pv(self, state, texts) -> tuple:
         """The principal variation's moves from ``state``, as far as they read as moves."""
         game, pv = self._game, []
-        by_position = texts_need_state(game)  # else no position needs to be made
+        by_position = self._parsed is None  # texts read by position: the positions are made
         for text in texts:
             try:
                 move = self._read_move(state, text)

@@ -46,6 +46,12 @@ CHATTER_BYTES = 64 << 20
 _MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "Failed to allocate")
 
 
+def _heads(data, head: bytes, start: int = 0, end: int | None = None) -> int:
+    """How many lines of ``data[start:end]`` (``start`` at a line's start) begin with ``head``:
+    counted in C, in place."""
+    return data.count(b"\n" + head, start, end) + data.startswith(head, start, end)
+
+
 class EngineProcess:
     """One running engine: ``send`` lines, ``read_line`` against a deadline, ``quit`` or ``kill``.
 
@@ -180,6 +186,14 @@ class EngineProcess:
             self._logged += len(data)
             self._last_logged = (size + len(data), text)
 
+    def _keep_notes(self) -> None:
+        """Copy the ``info string`` lines read and not handed out into the log (a fault's last words)."""
+        end = self._buffer.rfind(b"\n")
+        if end > 0 and b"info string" in self._buffer:
+            for raw in bytes(self._buffer[:end]).split(b"\n"):
+                if raw.startswith(b"info string"):
+                    self.log_line(raw.decode("utf-8", "replace").rstrip("\r"))
+
     def read_line(self, deadline: float) -> str | None:
         """The next line from stdout, or None once ``time.perf_counter()`` passes ``deadline``.
 
@@ -196,20 +210,19 @@ class EngineProcess:
                 return None
 
     def read_lines(self, deadline: float) -> list[str] | None:
-        """The lines read so far, once one of them is not a plain ``info`` line (a ``bestmove``,
-        an ``info string``, anything else): a search's progress lines wake the caller once, with
-        its answer. None once ``deadline`` has passed (the lines stay to be read)."""
+        """The lines read so far, once one of them is not an ``info`` line (a ``bestmove``, anything
+        else): a search's progress lines (and its ``info string`` notes) wake the caller once, with
+        its answer. None once ``deadline`` has passed (the lines stay to be read; ``info string``
+        notes among them reach the log if the engine is faulted)."""
         if self._unread:
             lines, self._unread = self._unread, []
             return lines
         buffer = self._buffer
         while True:
             end = buffer.rfind(b"\n") + 1
-            if end > self._plain:  # lines not looked at: plain info lines all? (counted in C, not split)
-                block = buffer[self._plain : end]
-                plain = (block.count(b"\ninfo ") + block.startswith(b"info ")
-                         - block.count(b"\ninfo string") - block.startswith(b"info string"))
-                if plain != block.count(b"\n"):
+            start = self._plain
+            if end > start:  # lines not looked at: info lines all? (counted in C, in place, not split)
+                if _heads(buffer, b"info ", start, end) != buffer.count(b"\n", start, end):
                     return self._hand_out(end)
                 self._plain = end
             if not self._wait(deadline):
@@ -222,15 +235,14 @@ class EngineProcess:
     def _hand_out(self, end: int) -> list[str]:
         """The buffer's lines up to ``end`` (after a newline), as text; lines that are no
         protocol line are counted against the output limit."""
-        block = bytes(self._buffer[: end - 1])
+        block = self._buffer[: end - 1]
         del self._buffer[:end]
         self._plain = max(0, self._plain - end)
         # a newline byte is never part of a longer character: decoding the block splits as its lines do
         texts = block.decode("utf-8", "replace").split("\n")
         if b"\r" in block:
             texts = [text.rstrip("\r") for text in texts]
-        if (block.count(b"\ninfo ") + block.startswith(b"info ") + block.count(b"\nbestmove ")
-                + block.startswith(b"bestmove ")) != len(texts):  # not all info and bestmove: each line's head
+        if _heads(block, b"info ") + _heads(block, b"bestmove ") != len(texts):  # not all info and bestmove: each line's head
             other, raw = 0, block.split(b"\n")
             for i, text in enumerate(texts):
                 if text.partition(" ")[0] not in PROTOCOL_HEADS:  # counted in bytes, as the engine wrote it
@@ -269,9 +281,11 @@ class EngineProcess:
             raise self.fault(
                 Termination.OUTPUT, "wrote too much", f"more than {CHATTER_BYTES:,} bytes of protocol lines in one move"
             )
-        if b"\n" not in data and len(buffer) - buffer.rfind(b"\n") - 1 > self.output_bytes:  # a line with no end in sight
-            self._read += len(buffer)
-            self._check_output()
+        if b"\n" not in data:
+            partial = len(buffer) - buffer.rfind(b"\n") - 1
+            if partial > self.output_bytes:  # a line with no end in sight: it alone is over the limit
+                self._read += partial
+                self._check_output()
         return True
 
     def _written(self) -> int:
@@ -345,6 +359,7 @@ class EngineProcess:
         return " | ".join(lines[-3:])[-size:]
 
     def _tail_note(self) -> str:
+        self._keep_notes()
         tail = self.tail()
         return f" (last stderr: {tail})" if tail else ""
 
