@@ -57,6 +57,10 @@ def load(path: str | Path, tournament: str | None = None) -> Tables:
             return _load(store, tournament)
         except sqlite3.DatabaseError as exc:
             raise damaged(path, exc) from None
+        except pd.errors.DatabaseError as exc:  # pandas' read_sql_query wraps SQLite's error in its own
+            if isinstance(exc.__cause__, sqlite3.DatabaseError):
+                raise damaged(path, exc.__cause__) from None
+            raise
 
 
 def _load(store: Store, tournament: str | None) -> Tables:

@@ -157,25 +157,6 @@ def test_a_bad_tournament_stops_the_workers_booting_beside_its_checks_and_stores
     assert not (tmp_path / "r.db").exists() or stored_ids(tmp_path / "r.db") == []
 
 
-def test_preloaded_modules_are_imported_while_the_games_play_and_a_broken_one_harms_nothing(tmp_path, executors,
-                                                                                              monkeypatch):
-    import sys
-
-    imported, done, import_all = [], threading.Event(), run_module._import_all
-
-    def record(names):
-        imported.append((tuple(names), threading.current_thread() is threading.main_thread()))
-        done.set()
-
-    monkeypatch.setattr(run_module, "_import_all", record)
-    result = run_tournament(config(), settings(tmp_path), registry=REGISTRY, preload=("results.tables",))
-    assert result.played == 6 and done.wait(5)
-    assert imported == [(("results.tables",), False)]  # once, not at every game, beside the run
-    sys.modules.pop("json.tool", None)
-    import_all(("json.tool", "no_such_module_here"))  # raises nothing: the report's own import would say
-    assert "json.tool" in sys.modules and "no_such_module_here" not in sys.modules
-
-
 class Stopper(Watcher):
     """Stops after ``last`` games, and says so."""
 

@@ -316,10 +316,6 @@ def _model_of(kind: str, cls) -> dict:
     return {"handles": sorted(getattr(cls, "handles", ()))}
 
 
-#: What the report at the end of a run imports (pandas with them): loaded while the games play.
-REPORT_MODULES = ("results.tables", "results.render", "results.report")
-
-
 def cmd_run(registry: Registry, args) -> int:
     from arena.front.run import run_tournament
     from arena.front.settings import build, settings
@@ -330,7 +326,7 @@ def cmd_run(registry: Registry, args) -> int:
     config, run = build(values)
     check_run_anchors(view, config, registry)  # and an anchor that is no bot of the run
     pgn = check_pgn_target(args.pgn, config.game) if args.pgn else None  # and a bad --pgn, or a game without PGN
-    result = run_tournament(config, run, plugins=args.plugin, preload=REPORT_MODULES)
+    result = run_tournament(config, run, plugins=args.plugin)
     return finish(result, run.database, html, result.registry, view=view, pgn=pgn, progress=run.progress)
 
 

@@ -7,9 +7,7 @@ batches.
 
 from __future__ import annotations
 
-import importlib
 import sys
-import threading
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
@@ -68,7 +66,6 @@ def run_tournament(
     watch: Callable[[list[dict], int], Watcher] | None = None,
     stored: Tournament | None = None,
     lock: RunLock | None = None,
-    preload: Sequence[str] = (),
 ) -> RunResult:
     """Play every game of ``config`` not yet in the database, and store them.
 
@@ -79,9 +76,7 @@ def run_tournament(
     (see arena.execution.sandbox.probing), and ``registry`` is used only if it is sandboxed too. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
     games and may stop the run early (default: the format's, ``Format.watcher``). ``stored``: a
     tournament in the database to play on as it is (a ladder), not one chosen by its settings
-    (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already;
-    ``preload``: modules to import in the background once the first game is in (the report's:
-    they load while the workers play, not after the last game).
+    (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already.
     """
     registry = run_registry(plugins, config, registry=registry)
     # workers load the game's plugin only in a sandboxed run; else the --plugin modules too
@@ -137,9 +132,6 @@ def run_tournament(
                         positions.update((g.index, g.game) for g in batch if g.game != config.game)
                     for outcome in executor.run(batch):
                         interrupt.check()
-                        if preload:
-                            threading.Thread(target=_import_all, args=(preload,), daemon=True).start()
-                            preload = ()
                         if isinstance(outcome, Failure):
                             result.failed.append(outcome)
                             watcher.failed(outcome.index)
@@ -173,15 +165,6 @@ def run_tournament(
     finally:
         executor.close(abort=aborted or sys.exc_info()[0] is not None)
     return result
-
-
-def _import_all(modules: Sequence[str]) -> None:
-    """Import ``modules`` ahead of use; a failure is left for the import that needs the module to report."""
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except Exception:
-            return
 
 
 def run_registry(plugins, config: TournamentConfig, extra=(), registry=None):
