@@ -65,6 +65,7 @@ class Executor:
     def __init__(self, real, fail=(), stop_after=None):
         self.real, self.fail, self.stop_after = real, set(fail), stop_after
         self.closed, self.batches, self.seen = [], [], 0
+        self.elsewhere = False
 
     def run(self, tasks):
         tasks = list(tasks)
@@ -155,6 +156,56 @@ def test_a_bad_tournament_stops_the_workers_booting_beside_its_checks_and_stores
     assert not isinstance(caught.value, RuntimeError)  # the one clear error the check raises
     assert made[0].closed == [True] and made[0].batches == []  # made before the check, sent nothing, closed
     assert not (tmp_path / "r.db").exists() or stored_ids(tmp_path / "r.db") == []
+
+
+def test_a_plugin_that_cannot_load_stops_the_workers_booting_beside_the_registry(tmp_path, executors):
+    made, _ = executors
+    with pytest.raises(Exception, match="no_such_plugin_module") as caught:
+        run_tournament(config(), settings(tmp_path), plugins=["no_such_plugin_module"])
+    assert not isinstance(caught.value, RuntimeError)  # the one clear error of a plugin that cannot load
+    # made before the registry (unsandboxed: the workers take the --plugin names as given), sent nothing, closed
+    assert made.asked == [(None, 1, ("no_such_plugin_module",))] and made[0].closed == [True] and made[0].batches == []
+    assert not (tmp_path / "r.db").exists()
+
+
+@pytest.mark.parametrize("elsewhere", [True, False])
+def test_preloaded_modules_load_beside_games_played_elsewhere_and_a_broken_one_harms_nothing(tmp_path, executors,
+                                                                                            monkeypatch, elsewhere):
+    import sys
+
+    imported, import_all = [], run_module._import_all
+
+    def record(names):
+        imported.append((tuple(names), threading.current_thread() is threading.main_thread()))
+
+    monkeypatch.setattr(run_module, "_import_all", record)
+    real_make = run_module.make_executor
+
+    def make(*args):
+        executor = real_make(*args)
+        executor.elsewhere = elsewhere
+        return executor
+
+    monkeypatch.setattr(run_module, "make_executor", make)
+    result = run_tournament(config(), settings(tmp_path), registry=REGISTRY, preload=("results.tables",))
+    assert result.played == 6
+    # once, off the main thread, and done by the run's end; never beside games played in this process
+    assert imported == ([(("results.tables",), False)] if elsewhere else [])
+    sys.modules.pop("json.tool", None)
+    import_all(("json.tool", "no_such_module_here"))  # raises nothing: the report's own import would say
+    assert "json.tool" in sys.modules and "no_such_module_here" not in sys.modules
+
+
+def test_only_an_executor_of_worker_processes_plays_elsewhere():
+    from arena.execution.executors import LocalExecutor
+    from results.rows import game_rows
+
+    alone, pool = LocalExecutor(1, (), game_rows), LocalExecutor(2, (), game_rows)
+    try:
+        assert (alone.elsewhere, pool.elsewhere) == (False, True)
+    finally:
+        alone.close()
+        pool.close()
 
 
 class Stopper(Watcher):

@@ -78,6 +78,7 @@ class Tree:
         self._cpu_file = os.open(os.path.join(cpu, "cpuacct.usage" if version == 1 else "cpu.stat"), os.O_RDONLY)
         # read after every move or game: kept open
         self._oom_file = os.open(os.path.join(memory, "memory.oom_control" if version == 1 else "memory.events"), os.O_RDONLY)
+        self._no_kill = b""  # the OOM file as last read with no kill counted: unchanged, it is not read again
         self._tasks_file = os.open(os.path.join(pids, "pids.current"), os.O_RDONLY)
 
     def add(self, pid: int) -> None:
@@ -114,7 +115,13 @@ class Tree:
         """True once the kernel killed a process of the tree for the tree's memory."""
         if self._oom_file is None:
             return False
-        return (_key_value(os.pread(self._oom_file, 4096, 0), b"oom_kill") or 0) > 0
+        data = os.pread(self._oom_file, 4096, 0)
+        if data == self._no_kill:
+            return False
+        if (_key_value(data, b"oom_kill") or 0) > 0:
+            return True
+        self._no_kill = data
+        return False
 
     def members(self) -> list[int]:
         """The processes in the tree now."""

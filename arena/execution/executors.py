@@ -37,6 +37,8 @@ class LocalExecutor:
         # started at once: the workers boot (a Python start and the imports, ~0.3 s) while
         # the caller makes the schedule
         self.pool = WorkerPool(jobs, plugins, prepare) if jobs > 1 else None
+        self.elsewhere = self.pool is not None
+        """Whether games play in other processes (a game alone in a run plays here all the same)."""
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[tuple[int, object] | Failure]:
         if self.pool is None or (hasattr(tasks, "__len__") and len(tasks) <= 1):
@@ -67,6 +69,7 @@ class DaskExecutor:
         self.distributed = distributed
         self.plugins = plugins
         self.prepare = prepare
+        self.elsewhere = True
         self.cluster = None
         self.size = 1
         """Games in the next chunk; kept from one call of ``run`` to the next (a format's rounds)."""

@@ -14,7 +14,7 @@ from arena.errors import ArenaError
 from arena.front import interrupt
 from arena.front.play import cmd_play
 from arena.front.reports import (
-    REPORT_FORMATS, RESULTS, TERMINATIONS, check_html_target, check_pgn_target, check_run_anchors, cmd_list, cmd_report,
+    REPORT_FORMATS, REPORT_MODULES, RESULTS, TERMINATIONS, check_html_target, check_pgn_target, check_run_anchors, cmd_list, cmd_report,
     finish, rating_view,
 )
 from arena.front.options import add_flags, overrides
@@ -326,7 +326,7 @@ def cmd_run(registry: Registry, args) -> int:
     config, run = build(values)
     check_run_anchors(view, config, registry)  # and an anchor that is no bot of the run
     pgn = check_pgn_target(args.pgn, config.game) if args.pgn else None  # and a bad --pgn, or a game without PGN
-    result = run_tournament(config, run, plugins=args.plugin)
+    result = run_tournament(config, run, plugins=args.plugin, preload=REPORT_MODULES)
     return finish(result, run.database, html, result.registry, view=view, pgn=pgn, progress=run.progress)
 
 

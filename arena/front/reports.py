@@ -20,6 +20,8 @@ SUFFIXES = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".csv": 
             ".html": "html", ".htm": "html"}
 """The format a report file's extension implies."""
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
+#: What ``finish`` imports for the report (pandas with them): a run loads them while its workers play.
+REPORT_MODULES = ("results.tables", "results.render", "results.report")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "draw", "win", "loss")
 TERMINATIONS = tuple(t.value for t in Termination)
 

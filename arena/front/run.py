@@ -7,7 +7,9 @@ batches.
 
 from __future__ import annotations
 
+import importlib
 import sys
+import threading
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
@@ -66,6 +68,7 @@ def run_tournament(
     watch: Callable[[list[dict], int], Watcher] | None = None,
     stored: Tournament | None = None,
     lock: RunLock | None = None,
+    preload: Sequence[str] = (),
 ) -> RunResult:
     """Play every game of ``config`` not yet in the database, and store them.
 
@@ -76,16 +79,19 @@ def run_tournament(
     (see arena.execution.sandbox.probing), and ``registry`` is used only if it is sandboxed too. ``watch(stored, scheduled)`` makes the ``Watcher`` that follows the
     games and may stop the run early (default: the format's, ``Format.watcher``). ``stored``: a
     tournament in the database to play on as it is (a ladder), not one chosen by its settings
-    (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already.
+    (``arena.front.growth``); ``lock``: the database's run lock, if the caller holds it already;
+    ``preload``: modules to import once the first game is in, where the games play in other
+    processes (the report's: they load while the workers play, not after the last game).
     """
-    registry = run_registry(plugins, config, registry=registry)
-    # workers load the game's plugin only in a sandboxed run; else the --plugin modules too
-    plugins = registry.plugins if registry.sandboxed else tuple(plugins)
-    # worker processes boot while the tournament is checked and its schedule laid out (a bad
-    # tournament stops them before they are sent a game)
-    executor = make_executor(run.dask, run.jobs, plugins, game_rows)
-    aborted = False
+    # worker processes boot while the plugins load here and the tournament is checked (a bad
+    # tournament stops them before they are sent a game); a sandboxed run's workers load only
+    # the game's plugin, known once the registry is probed, the others the --plugin modules too
+    executor = None if config.limits.sandbox else make_executor(run.dask, run.jobs, tuple(plugins), game_rows)
+    aborted, loader = False, None
     try:
+        registry = run_registry(plugins, config, registry=registry)
+        if executor is None:
+            executor = make_executor(run.dask, run.jobs, registry.plugins, game_rows)
         config = with_short_names(config, registry)  # an engine entered without a name: its program's
         game = validate(config, registry)
         openings = round_openings(config, game, round_count(config, seats=game.model.players))
@@ -132,6 +138,10 @@ def run_tournament(
                         positions.update((g.index, g.game) for g in batch if g.game != config.game)
                     for outcome in executor.run(batch):
                         interrupt.check()
+                        if preload and executor.elsewhere:  # this process waits on the workers: it imports
+                            loader = threading.Thread(target=_import_all, args=(preload,), daemon=True)
+                            loader.start()
+                        preload = ()
                         if isinstance(outcome, Failure):
                             result.failed.append(outcome)
                             watcher.failed(outcome.index)
@@ -163,8 +173,20 @@ def run_tournament(
                     result.played = writer.stored
                     bar.close()
     finally:
-        executor.close(abort=aborted or sys.exc_info()[0] is not None)
+        if executor is not None:
+            executor.close(abort=aborted or sys.exc_info()[0] is not None)
+        if loader is not None:  # no import left half done at the interpreter's exit
+            loader.join()
     return result
+
+
+def _import_all(modules: Sequence[str]) -> None:
+    """Import ``modules`` ahead of use; a failure is left for the import that needs the module to report."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            return
 
 
 def run_registry(plugins, config: TournamentConfig, extra=(), registry=None):

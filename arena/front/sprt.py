@@ -7,7 +7,12 @@ playing pairs of games, stored like any tournament and run by ``run_tournament``
 from __future__ import annotations
 
 from arena.front.options import overrides
-from arena.front.reports import check_html_target, check_pgn_target, finish
+from arena.front.reports import (
+    REPORT_MODULES,
+    check_html_target,
+    check_pgn_target,
+    finish,
+)
 from arena.front.run import run_tournament
 from arena.front.settings import SPRT_SETTINGS, UsageError, build_sprt, settings
 from arena.plugins import Registry
@@ -21,7 +26,7 @@ def cmd_sprt(registry: Registry, args) -> int:
     values = settings(config_file, given, SPRT_SETTINGS)
     config, run = build_sprt(values)
     pgn = check_pgn_target(args.pgn, config.game) if args.pgn else None  # before any game too
-    result = run_tournament(config, run, plugins=args.plugin)
+    result = run_tournament(config, run, plugins=args.plugin, preload=REPORT_MODULES)
     return finish(result, run.database, page, result.registry, after=f"after {result.watcher.walk.pairs} pairs",
                   failed=", so the test could not count past them", pgn=pgn, progress=run.progress)
 

@@ -226,13 +226,11 @@ class EngineBot(ProgramBot):
                     Termination.TIMEOUT, "timed out", f"no bestmove within {deadline - budget.started:.3g}s ({waited}); killed"
                 )
             for at, line in enumerate(lines):
-                if line.startswith("info ") and not line.startswith("info string"):  # the common case, unsplit
+                if (line.startswith("info ") or line == "info") and not line.startswith("info string"):  # "info": empty
                     infos.append(line)
                     continue
                 head = line.split(" ", 1)[0]
-                if head == "info" and not line.startswith("info string"):  # "info" alone: an empty report
-                    infos.append(line)
-                elif head == "bestmove":
+                if head == "bestmove":
                     if at + 1 < len(lines):  # the next move's, if the engine wrote on
                         engine.unread(lines[at + 1 :])
                     engine.check_memory()

@@ -46,10 +46,14 @@ CHATTER_BYTES = 64 << 20
 _MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "Failed to allocate")
 
 
-def _heads(data, head: bytes, start: int = 0, end: int | None = None) -> int:
-    """How many lines of ``data[start:end]`` (``start`` at a line's start) begin with ``head``:
-    counted in C, in place."""
-    return data.count(b"\n" + head, start, end) + data.startswith(head, start, end)
+_INFO = (b"info ", b"\ninfo ")
+_BESTMOVE = (b"bestmove ", b"\nbestmove ")
+
+
+def _heads(data, head: tuple[bytes, bytes], start: int = 0, end: int | None = None) -> int:
+    """How many lines of ``data[start:end]`` (``start`` at a line's start) begin with ``head[0]``
+    (``head[1]`` is it after a newline): counted in C, in place."""
+    return data.count(head[1], start, end) + data.startswith(head[0], start, end)
 
 
 class EngineProcess:
@@ -190,7 +194,7 @@ class EngineProcess:
         """Copy the ``info string`` lines read and not handed out into the log (a fault's last words)."""
         end = self._buffer.rfind(b"\n")
         if end > 0 and b"info string" in self._buffer:
-            for raw in bytes(self._buffer[:end]).split(b"\n"):
+            for raw in self._buffer[:end].split(b"\n"):
                 if raw.startswith(b"info string"):
                     self.log_line(raw.decode("utf-8", "replace").rstrip("\r"))
 
@@ -222,7 +226,7 @@ class EngineProcess:
             end = buffer.rfind(b"\n") + 1
             start = self._plain
             if end > start:  # lines not looked at: info lines all? (counted in C, in place, not split)
-                if _heads(buffer, b"info ", start, end) != buffer.count(b"\n", start, end):
+                if _heads(buffer, _INFO, start, end) != buffer.count(b"\n", start, end):
                     return self._hand_out(end)
                 self._plain = end
             if not self._wait(deadline):
@@ -242,7 +246,7 @@ class EngineProcess:
         texts = block.decode("utf-8", "replace").split("\n")
         if b"\r" in block:
             texts = [text.rstrip("\r") for text in texts]
-        if _heads(block, b"info ") + _heads(block, b"bestmove ") != len(texts):  # not all info and bestmove: each line's head
+        if _heads(block, _INFO) + _heads(block, _BESTMOVE) != len(texts):  # not all info and bestmove: each line's head
             other, raw = 0, block.split(b"\n")
             for i, text in enumerate(texts):
                 if text.partition(" ")[0] not in PROTOCOL_HEADS:  # counted in bytes, as the engine wrote it
