@@ -83,15 +83,15 @@ def run_tournament(
     ``preload``: modules to import once the first game is in, where the games play in other
     processes (the report's: they load while the workers play, not after the last game).
     """
-    # worker processes boot while the plugins load here and the tournament is checked (a bad
-    # tournament stops them before they are sent a game); a sandboxed run's workers load only
-    # the game's plugin, known once the registry is probed, the others the --plugin modules too
-    executor = None if config.limits.sandbox else make_executor(run.dask, run.jobs, tuple(plugins), game_rows)
+    registry = run_registry(plugins, config, registry=registry)
+    # workers load the game's plugin only in a sandboxed run; else the --plugin modules too
+    plugins = registry.plugins if registry.sandboxed else tuple(plugins)
+    # worker processes boot while the tournament is checked and its schedule laid out (a bad
+    # tournament stops them before they are sent a game); not before the plugins load here:
+    # a start is CPU-bound on two cores, and the first game would start later
+    executor = make_executor(run.dask, run.jobs, plugins, game_rows)
     aborted, loader = False, None
     try:
-        registry = run_registry(plugins, config, registry=registry)
-        if executor is None:
-            executor = make_executor(run.dask, run.jobs, registry.plugins, game_rows)
         config = with_short_names(config, registry)  # an engine entered without a name: its program's
         game = validate(config, registry)
         openings = round_openings(config, game, round_count(config, seats=game.model.players))
@@ -173,8 +173,7 @@ def run_tournament(
                     result.played = writer.stored
                     bar.close()
     finally:
-        if executor is not None:
-            executor.close(abort=aborted or sys.exc_info()[0] is not None)
+        executor.close(abort=aborted or sys.exc_info()[0] is not None)
         if loader is not None:  # no import left half done at the interpreter's exit
             loader.join()
     return result
