@@ -78,7 +78,7 @@ class Tree:
         self._cpu_file = os.open(os.path.join(cpu, "cpuacct.usage" if version == 1 else "cpu.stat"), os.O_RDONLY)
         # read after every move or game: kept open
         self._oom_file = os.open(os.path.join(memory, "memory.oom_control" if version == 1 else "memory.events"), os.O_RDONLY)
-        self._no_kill = b""  # the OOM file as last read with no kill counted: unchanged, it is not read again
+        self._no_kill = b""  # the OOM file as last read with no kill counted: read unchanged, it is not parsed again
         self._tasks_file = os.open(os.path.join(pids, "pids.current"), os.O_RDONLY)
 
     def add(self, pid: int) -> None:
