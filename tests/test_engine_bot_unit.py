@@ -468,6 +468,27 @@ def test_a_healthy_engine_plays_the_next_game_of_the_same_spec(monkeypatch):
     assert b.position_line() == "position start" and fake.events == ["new_game", "new_game"]
 
 
+def test_a_move_text_is_read_once_in_every_game_of_a_spec_and_again_for_another_spec(monkeypatch):
+    read = []
+
+    class Counted(TicTacToe):  # counts the texts read as moves
+        def parse_move(self, text):
+            read.append(text)
+            return super().parse_move(text)
+
+    answers = {**HELLO, "go": ["info depth 2 pv b2 a1", "bestmove b2"]}
+    Launcher(monkeypatch, FakeEngine(answers), FakeEngine(answers))
+    b, game = bot(), Counted()
+    for seed in (1, 2, 3):  # one engine plays the three games
+        b.new_game(game, 0, seed)
+        assert b.choose(game, game.initial_state(), budget(nodes=5)) == Decision(4, None, 2, (4, 0), 0)
+    assert read == ["b2", "a1"]  # the bestmove, then the pv's new move; never again
+    wider = Counted(rows=4)  # another spec (a fresh engine): its texts could name other moves
+    b.new_game(wider, 0, 4)
+    assert b.choose(wider, wider.initial_state(), budget(nodes=5)).move == wider.parse_move("b2")
+    assert read == ["b2", "a1", "b2", "a1", "b2"]
+
+
 @pytest.mark.parametrize("change", ["spec", "dead", "sandbox"])
 def test_a_fresh_engine_is_started_for_another_spec_after_a_death_and_for_every_sandboxed_game(monkeypatch, change):
     first, second = FakeEngine(HELLO), FakeEngine(HELLO)

@@ -36,7 +36,8 @@ class EngineBot(ProgramBot):
     hello: typing.ClassVar[str] = ""
     """The first line sent, and the answer that ends the handshake."""
     hello_ok: typing.ClassVar[str] = ""
-    _parsed: dict | None = None  # move texts read this game, where a text names a move in every position
+    _parsed: dict | None = None  # move texts read in games of ``_parsed_spec`` (a fast engine's moves and pvs repeat)
+    _parsed_spec: str | None = None
 
     def __init__(self, options=(), **params):
         super().__init__(**params)
@@ -172,7 +173,10 @@ class EngineBot(ProgramBot):
         engine.send(self.newgame_line(player, game.model.players), "isready")
         self._await(engine, "readyok", time.perf_counter() + self.startup, "answer isready")
         self._state = self._game.initial_state()
-        self._parsed = None if texts_need_state(game) else {}
+        if texts_need_state(game):
+            self._parsed = None
+        elif self._parsed is None or spec != self._parsed_spec:  # else kept: the same texts name the same moves
+            self._parsed, self._parsed_spec = {}, spec
         self._moves: list[str] = []
         self._opening: tuple[str, ...] = ()
         self._told = False  # True once the referee tells every move (``moved``)
@@ -299,8 +303,7 @@ class EngineBot(ProgramBot):
         return nodes
 
     def _read_move(self, state, text: str):
-        """The move ``text`` names in ``state`` (``parse_move_in``); where texts do not depend on the
-        position, read once a text (a fast engine's moves and principal variations repeat)."""
+        """The move ``text`` names in ``state`` (``parse_move_in``), read once where texts do not depend on the position."""
         parsed = self._parsed
         if parsed is None:
             return self._game.parse_move_in(state, text)
