@@ -20,6 +20,9 @@ checked to be the same games (results and moves) as the first arena run's. fastc
 for its games in steps of one second, so its wall time ends about a whole second after its
 start-up: compare on hundreds of games.
 
+``--affinity`` pins each game slot to a CPU in both tools (``--affinity``; fastchess's
+``-use-affinity``), where by default the kernel places every process.
+
 ``--floor`` adds a third way, bench/uci_floor.py: the same games played by the least a Python
 program can do (engine I/O only: no move checked, nothing recorded), to tell what any Python
 referee costs from what botarena's checks and records cost.
@@ -86,13 +89,13 @@ def arena_command(args, wrapper: str, nodes: int, folder: Path) -> list[str]:
     bot = f"uci:cmd={wrapper},Threads=1,Hash=16"
     return [sys.executable, "-m", "arena", "run", "--game", "chess", "--bot", f"a={bot}", "--bot", f"b={bot}",
             "--budget", f"nodes={nodes}", "--games", str(args.games), "--openings", "0", "--jobs", "2",
-            "--no-progress", "--db", str(folder / "arena.db")]
+            "--no-progress", "--db", str(folder / "arena.db")] + (["--affinity"] if args.affinity else [])
 
 
 def fastchess_command(args, wrapper: str, nodes: int, folder: Path, pgn: bool) -> list[str]:
     out = [args.fastchess, "-engine", f"cmd={wrapper}", "name=a", "-engine", f"cmd={wrapper}", "name=b",
            "-each", "tc=inf", f"nodes={nodes}", "option.Threads=1", "option.Hash=16",
-           "-rounds", str(args.games // 2), "-games", "2", "-concurrency", "2"]
+           "-rounds", str(args.games // 2), "-games", "2", "-concurrency", "2"] + (["-use-affinity"] if args.affinity else [])
     return out + (["-pgnout", f"file={folder / 'games.pgn'}", "notation=uci"] if pgn else [])
 
 
@@ -286,6 +289,8 @@ def main() -> None:
                         help="write the botarena tree's bytecode (__pycache__) before the runs, as an installed package has it")
     parser.add_argument("--floor", action="store_true",
                         help="also time bench/uci_floor.py, the least a Python program does to play the same games")
+    parser.add_argument("--affinity", action="store_true",
+                        help="pin each game slot to a CPU in both tools (arena --affinity, fastchess -use-affinity)")
     parser.add_argument("--source", help="a botarena source tree to run (put first on PYTHONPATH; default: the installed one)")
     args = parser.parse_args()
     if args.games < 2 or args.games % 2:
@@ -300,7 +305,7 @@ def main() -> None:
         compile_tree(env)
     ways = ["arena", "fastchess"] + ([] if args.no_pgn else ["fastchess+pgn"]) + (["floor"] if args.floor else [])
     print(f"botarena ({args.source or 'installed'}) against {args.fastchess}; engine {args.engine}; "
-          f"{args.games} games a run, 2 at a time; {os.cpu_count()} CPUs")
+          f"{args.games} games a run, 2 at a time; {os.cpu_count()} CPUs" + ("; slots pinned to CPUs" if args.affinity else ""))
     start_seconds = start_cost(args.engine)
     print(f"an engine's start, handshake and quit: {start_seconds:.3f} s (median of 5)")
     for nodes in budgets:
@@ -314,7 +319,7 @@ def main() -> None:
     print("\nrerun: python bench/fastchess.py " + " ".join(
         a for a in [f"--fastchess {args.fastchess}", f"--engine {args.engine}", f"--games {args.games}",
                     f"--nodes {args.nodes}", f"--runs {args.runs}", "--no-pgn" if args.no_pgn else "",
-                    "--floor" if args.floor else "",
+                    "--floor" if args.floor else "", "--affinity" if args.affinity else "",
                     "--compile" if args.compile else "",
                     f"--source {args.source}" if args.source else ""] if a))
 

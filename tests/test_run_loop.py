@@ -91,7 +91,7 @@ def executors(monkeypatch):
     made, options, asked = Made(), {}, []
     real = run_module.make_executor
 
-    def make(dask, jobs, plugins, prepare):
+    def make(dask, jobs, plugins, prepare, affinity=False):
         asked.append((dask, jobs, plugins))
         made.append(Executor(real(None, 1, plugins, prepare), **options))
         return made[-1]
@@ -285,7 +285,7 @@ def games(db):
 def test_a_run_without_a_registry_builds_one_and_hands_its_workers_the_plugins_given(tmp_path, monkeypatch):
     handed, real = [], run_module.make_executor
 
-    def make(dask, jobs, plugins, prepare):
+    def make(dask, jobs, plugins, prepare, affinity=False):
         handed.append(plugins)
         return real(dask, jobs, plugins, prepare)
 

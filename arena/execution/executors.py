@@ -9,6 +9,7 @@ was played.
 
 from __future__ import annotations
 
+import os
 import time
 from itertools import islice
 from typing import Callable, Iterable, Iterator
@@ -30,13 +31,20 @@ DASK_MAX_CHUNK = 256
 class LocalExecutor:
     """Plays games in this process (one job) or in a pool of worker processes."""
 
-    def __init__(self, jobs: int, plugins: tuple[str, ...], prepare: Callable):
+    def __init__(self, jobs: int, plugins: tuple[str, ...], prepare: Callable, affinity: bool = False):
         self.jobs = jobs
         self.plugins = plugins
         self.prepare = prepare
+        # ``affinity``: each worker on one of the CPUs this process may use, in turn (with one job,
+        # this process itself, until ``close``)
+        cpus = tuple(sorted(os.sched_getaffinity(0))) if affinity else ()
+        self._own_cpus = None
+        if cpus and jobs == 1:
+            self._own_cpus = os.sched_getaffinity(0)
+            os.sched_setaffinity(0, {cpus[0]})
         # started at once: the workers boot (a Python start and the imports, ~0.3 s) while
         # the caller makes the schedule
-        self.pool = WorkerPool(jobs, plugins, prepare) if jobs > 1 else None
+        self.pool = WorkerPool(jobs, plugins, prepare, cpus) if jobs > 1 else None
         self.elsewhere = self.pool is not None
         """Whether games play in other processes (a game alone in a run plays here all the same)."""
 
@@ -56,6 +64,9 @@ class LocalExecutor:
             self.pool = None
         host_pool().close()
         close_idle_engines()
+        if self._own_cpus is not None:
+            os.sched_setaffinity(0, self._own_cpus)
+            self._own_cpus = None
 
 
 class DaskExecutor:
@@ -157,6 +168,10 @@ def play_chunk(tasks: list[GameTask], plugins: tuple[str, ...], prepare: Callabl
     return outcomes, time.perf_counter() - start
 
 
-def executor(dask: str | None, jobs: int, plugins: tuple[str, ...], prepare: Callable):
-    """The executor a run asks for: Dask at ``dask`` if given, else this machine with ``jobs`` processes."""
-    return DaskExecutor(dask, jobs, plugins, prepare) if dask else LocalExecutor(jobs, plugins, prepare)
+def executor(dask: str | None, jobs: int, plugins: tuple[str, ...], prepare: Callable, affinity: bool = False):
+    """The executor a run asks for: Dask at ``dask`` if given, else this machine with ``jobs`` processes
+    (each on one CPU with ``affinity``)."""
+    if dask and affinity:
+        raise ArenaError("--affinity pins this machine's worker processes to CPUs; a Dask cluster places its own: "
+                         "leave out --affinity or --dask")
+    return DaskExecutor(dask, jobs, plugins, prepare) if dask else LocalExecutor(jobs, plugins, prepare, affinity)

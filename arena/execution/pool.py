@@ -41,12 +41,15 @@ class Failure:
     message: str
 
 
-def _worker(conn, plugins: tuple[str, ...], prepare, parent: int, playing) -> None:
+def _worker(conn, plugins: tuple[str, ...], prepare, parent: int, playing, cpu: int | None = None) -> None:
     """Play chunks of games; report ``(outcomes, seconds, chunk done)``.
 
     ``playing`` (shared memory) holds the index of the game being played, -1 between
-    games: if this process dies, the parent knows which game killed it.
+    games: if this process dies, the parent knows which game killed it. ``cpu``: the one CPU
+    this process and every process it starts (engines, isolated bots) run on, or None.
     """
+    if cpu is not None:  # before any game: the processes it starts inherit it
+        os.sched_setaffinity(0, {cpu})
     from arena.execution.host import die_with_parent
     from arena.execution.worker import close_idle_engines, ignore_interrupts, play_prepared
 
@@ -82,10 +85,11 @@ class _Slot:
     per_game = math.inf
     """Seconds a game took in its last report."""
 
-    def __init__(self, context, plugins, prepare):
+    def __init__(self, context, plugins, prepare, cpu: int | None = None):
+        self.cpu = cpu
         self.conn, theirs = context.Pipe()
         self.playing = context.RawValue("q", -1)
-        args = (theirs, plugins, prepare, os.getpid(), self.playing)
+        args = (theirs, plugins, prepare, os.getpid(), self.playing, cpu)
         self.proc = context.Process(target=_worker, args=args, daemon=True)
         self.proc.start()
         theirs.close()
@@ -135,12 +139,14 @@ class WorkerPool:
 
     A worker returns ``prepare(index, pairing, record)`` for each game (see
     ``arena.execution.worker.play_prepared``); ``prepare`` must be a module-level function.
+    ``cpus``: worker ``i`` runs on ``cpus[i % len(cpus)]`` alone (a game's processes take turns: on
+    one CPU none waits for another CPU to wake it), or, with none, anywhere.
     """
 
-    def __init__(self, jobs: int, plugins: tuple[str, ...], prepare):
+    def __init__(self, jobs: int, plugins: tuple[str, ...], prepare, cpus: tuple[int, ...] = ()):
         self.context = multiprocessing.get_context("spawn")
         self.plugins, self.prepare = plugins, prepare
-        self.slots = [_Slot(self.context, plugins, prepare) for _ in range(jobs)]
+        self.slots = [_Slot(self.context, plugins, prepare, cpus[i % len(cpus)] if cpus else None) for i in range(jobs)]
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[tuple[int, object] | Failure]:
         """Yield ``(index, prepared)`` for each game as it is reported, or a Failure.
@@ -222,7 +228,7 @@ class WorkerPool:
         old = self.slots[i]
         old.conn.close()
         old.proc.join(timeout=1)
-        self.slots[i] = _Slot(self.context, self.plugins, self.prepare)
+        self.slots[i] = _Slot(self.context, self.plugins, self.prepare, old.cpu)
 
     def close(self, abort: bool = False) -> None:
         for slot in self.slots:

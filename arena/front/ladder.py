@@ -117,7 +117,8 @@ class LadderResult:
 
 
 def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = None, jobs: int = 1, plugins=(),
-               registry=None, progress: bool = False, lock: RunLock | None = None, dask: str | None = None) -> LadderResult:
+               registry=None, progress: bool = False, lock: RunLock | None = None, dask: str | None = None,
+               affinity: bool = False) -> LadderResult:
     """Play the ladder ``name`` until ``games`` more games are stored (None: until Ctrl-C) or
     nothing can be paired, through the run loop every format is played by (``run_tournament``).
     ``lock``: the run lock, if the caller holds it already (released here at the end)."""
@@ -164,7 +165,7 @@ def run_ladder(db: str | Path, name: str = DEFAULT_NAME, *, games: int | None = 
             return LadderWatcher(rows, seed=stored["seed"], placement=fmt.placement, most=fmt.batch, limit=games,
                                  members=members, schedule_for=schedule_for)
 
-        run = RunSettings(Path(db), jobs, dask, progress)
+        run = RunSettings(Path(db), jobs, dask, progress, affinity)
         outcome = run_tournament(replace(config, bots=active, name=name), run, plugins=plugins, registry=registry,
                                  watch=watch, stored=tournament, lock=held)
     finally:
@@ -262,7 +263,7 @@ def cmd_ladder(args) -> int:
     print(f"arena: running ladder {name!r} until {until}, {jobs} jobs; from another terminal: "
           f"arena ladder {db} --add NAME=SPEC (or --remove NAME)", file=sys.stderr)
     result = run_ladder(db, name, games=args.games, jobs=jobs, plugins=args.plugin, registry=registry,
-                        progress=args.progress is not False, lock=lock, dask=args.dask)
+                        progress=args.progress is not False, lock=lock, dask=args.dask, affinity=bool(args.affinity))
     if result.interrupted:
         print(f"arena: interrupted: {result.played} games played now are stored in {db!r}; "
               f"run 'arena ladder {db}' again to resume", file=sys.stderr)

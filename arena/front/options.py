@@ -83,6 +83,9 @@ _RUN = (
     Setting("jobs", "int", None, "worker processes (default: {default})", commands=RUNS, none="the number of CPUs"),
     Setting("dask", "text", None, "run on a Dask cluster: tcp://HOST:PORT, or 'local' (default: this machine's "
             "processes)", metavar="ADDRESS", commands=RUNS, flag_only=True),
+    Setting("affinity", "on", False, "run each worker process, with the bots and engines it starts, on one CPU of "
+            "its own (as fastchess's -use-affinity): fewer wake-ups across CPUs, for a machine the run has to "
+            "itself; not with --dask (default: any CPU)", commands=RUNS, flag_only=True),
     Setting("progress", "off", True, "no progress bar (default: a bar on stderr)", flag="--no-progress", commands=RUNS,
             flag_only=True),
 )

@@ -89,7 +89,7 @@ def run_tournament(
     # worker processes boot while the tournament is checked and its schedule laid out (a bad
     # tournament stops them before they are sent a game); not before the plugins load here:
     # a start is CPU-bound on two cores, and the first game would start later
-    executor = make_executor(run.dask, run.jobs, plugins, game_rows)
+    executor = make_executor(run.dask, run.jobs, plugins, game_rows, run.affinity)
     aborted, loader = False, None
     try:
         config = with_short_names(config, registry)  # an engine entered without a name: its program's

@@ -44,6 +44,8 @@ class RunSettings:
     jobs: int
     dask: str | None = None
     progress: bool = True
+    affinity: bool = False
+    """Each worker (with one job, this process) on one CPU; see ``arena.execution.executors``."""
 
 
 def load_file(path: str | os.PathLike, keys: tuple[str, ...] = KEYS) -> dict[str, Any]:
@@ -100,7 +102,7 @@ def build(values: dict[str, Any]) -> tuple[TournamentConfig, RunSettings]:
     database = values["database"]
     if not isinstance(database, (str, os.PathLike)) or not str(database):
         raise ConfigError(f"database must be a file path, got {database!r}")
-    run = RunSettings(Path(database), jobs, values.get("dask"), values.get("progress", True))
+    run = RunSettings(Path(database), jobs, values.get("dask"), values.get("progress", True), values.get("affinity", False))
     plies, book = _openings(values)
     entrants = tuple(_entrant(b) for b in bots)
     budget = with_clock(values)
