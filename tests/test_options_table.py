@@ -64,6 +64,9 @@ RUN_HELP = {
     "--db": ("database", "results database, SQLite (default arena-results.db)"),
     "--jobs": ("jobs", "worker processes (default: the number of CPUs)"),
     "--dask": ("dask", "run on a Dask cluster: tcp://HOST:PORT, or 'local' (default: this machine's processes)"),
+    "--affinity": ("affinity", "run each worker process, with the bots and engines it starts, on one CPU of its own "
+                               "(as fastchess's -use-affinity): fewer wake-ups across CPUs, for a machine the run has "
+                               "to itself; not with --dask (default: any CPU)"),
     "--no-progress": ("progress", "no progress bar (default: a bar on stderr)"),
 }
 
@@ -102,7 +105,7 @@ def test_the_table_lists_the_common_rows_then_each_formats_then_the_limits_then_
         "confidence", "max_games",  # race
         "placement", "batch",  # ladder
         "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit",
-        "database", "jobs", "dask", "progress", "new", "base",
+        "database", "jobs", "dask", "affinity", "progress", "new", "base",
     ]
 
 
@@ -120,7 +123,7 @@ def test_rows_of_run_are_its_settings_in_table_order_without_other_commands_rows
         "name", "game", "bots", "budget", "tc", "games", "openings", "shuffle", "plies", "seed", "draw", "resign",
         "maxmoves", "format", "challengers", "rounds",
         "confidence", "max_games", "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit",
-        "database", "jobs", "dask", "progress",
+        "database", "jobs", "dask", "affinity", "progress",
     ]
     race_max_games = [r for r in table() if r.key == "max_games"][1]
     assert [r for r in rows("run") if r.key == "max_games"][0] is race_max_games
@@ -131,7 +134,7 @@ def test_rows_of_sprt_take_the_sprt_formats_max_games_and_the_two_bots():
     assert [r.key for r in sprt_rows] == [
         "name", "game", "budget", "tc", "openings", "shuffle", "plies", "seed", "draw", "resign", "maxmoves", "elo0",
         "elo1", "alpha", "beta", "model", "max_games", "time_margin", "isolate", "sandbox", "trusted", "independent_chance", "watchdog", "memory_limit", "output_limit", "database", "jobs", "dask",
-        "progress", "new", "base",
+        "affinity", "progress", "new", "base",
     ]
     assert next(r for r in sprt_rows if r.key == "max_games").default == 2000
 
@@ -171,8 +174,8 @@ def test_run_defaults_are_every_toml_key_of_run_with_its_default():
 
 def test_flag_only_settings_are_not_defaults_of_a_file():
     for command in ("run", "sprt", "ladder"):
-        assert "dask" not in defaults(command) and "progress" not in defaults(command)
-    assert {r.key for r in rows("run") if r.flag_only} == {"dask", "progress"}
+        assert not {"dask", "affinity", "progress"} & set(defaults(command))
+    assert {r.key for r in rows("run") if r.flag_only} == {"dask", "affinity", "progress"}
 
 
 def test_sprt_ladder_and_play_defaults():
@@ -305,7 +308,7 @@ def test_sprt_bots_are_table_rows_without_a_flag():
         "--name", "--game", "--budget", "--tc", "--openings", "--shuffle", "--plies", "--seed", "--draw", "--resign",
         "--maxmoves", "--elo0", "--elo1", "--alpha", "--beta", "--model", "--max-games", "--time-margin", "--no-isolation", "--sandbox", "--trusted", "--independent-chance",
         "--watchdog", "--memory-limit",
-        "--output-limit", "--db", "--jobs", "--dask", "--no-progress",
+        "--output-limit", "--db", "--jobs", "--dask", "--affinity", "--no-progress",
     ]
     assert "new" not in {a.dest for a in got.values()} and "base" not in {a.dest for a in got.values()}
 
@@ -438,7 +441,7 @@ def test_overrides_leave_out_settings_without_a_flag_and_read_missing_ones_as_no
     assert "new" not in got and "base" not in got
     assert got["elo0"] == 1.5
     assert {k for k, v in got.items() if v is not None} == {"elo0"}
-    assert len(got) == 29
+    assert len(got) == 30
 
 
 def test_overrides_of_play_are_its_seven_settings():
