@@ -77,3 +77,12 @@ def test_affinity_is_refused_with_dask_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "leave out --affinity or --dask" in err
     assert "Traceback" not in err
+
+
+def test_affinity_is_refused_in_one_line_where_processes_cannot_be_pinned(tmp_path, capsys, monkeypatch):
+    monkeypatch.delattr(os, "sched_setaffinity")
+    code = main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--games", "2", "--affinity",
+                 "--no-progress", "--db", str(tmp_path / "a.db")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and err == ("arena: error: --affinity needs a system that pins processes to CPUs (Linux's "
+                                 "sched_setaffinity); leave it out here")

@@ -37,10 +37,10 @@ class LocalExecutor:
         self.prepare = prepare
         # ``affinity``: each worker on one of the CPUs this process may use, in turn (with one job,
         # this process itself, until ``close``)
-        cpus = tuple(sorted(os.sched_getaffinity(0))) if affinity else ()
-        self._own_cpus = None
-        if cpus and jobs == 1:
-            self._own_cpus = os.sched_getaffinity(0)
+        allowed = os.sched_getaffinity(0) if affinity else set()
+        cpus = tuple(sorted(allowed))
+        self._own_cpus = allowed if cpus and jobs == 1 else None
+        if self._own_cpus:
             os.sched_setaffinity(0, {cpus[0]})
         # started at once: the workers boot (a Python start and the imports, ~0.3 s) while
         # the caller makes the schedule
@@ -171,6 +171,9 @@ def play_chunk(tasks: list[GameTask], plugins: tuple[str, ...], prepare: Callabl
 def executor(dask: str | None, jobs: int, plugins: tuple[str, ...], prepare: Callable, affinity: bool = False):
     """The executor a run asks for: Dask at ``dask`` if given, else this machine with ``jobs`` processes
     (each on one CPU with ``affinity``)."""
+    if affinity and not hasattr(os, "sched_setaffinity"):
+        raise ArenaError("--affinity needs a system that pins processes to CPUs (Linux's sched_setaffinity); "
+                         "leave it out here")
     if dask and affinity:
         raise ArenaError("--affinity pins this machine's worker processes to CPUs; a Dask cluster places its own: "
                          "leave out --affinity or --dask")
