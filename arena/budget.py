@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from arena.clock import Clock, TimeControl
 from arena.errors import ParameterError
+from arena.limits import DEFAULT_LIMITS
 
 #: How many nodes pass between two looks at the clock under a time budget.
 TIME_CHECK_INTERVAL = 32
@@ -133,11 +134,16 @@ class Counter:
     ``clock`` and moves the deadline with ``allot``.
     """
 
-    __slots__ = ("budget", "nodes", "depth", "started", "deadline", "cpu_deadline", "_node_limit", "_stop_at", "_clock")
+    __slots__ = ("budget", "nodes", "depth", "started", "deadline", "cpu_deadline", "margin", "_node_limit", "_stop_at",
+                 "_clock")
 
-    def __init__(self, budget: Budget | None = None, clock=time.perf_counter):
+    def __init__(self, budget: Budget | None = None, clock=time.perf_counter, margin: float = DEFAULT_LIMITS.time_margin):
         budget = budget or Budget()
         self.budget = budget
+        self.margin = margin
+        """Seconds past a time or cpu budget (or a clock) before the referee takes the move as lost:
+        its ``time_margin``. A bot that waits on a process of its own (an engine, an isolated bot)
+        waits as long, and no longer."""
         self.nodes = 0
         """Positions examined so far."""
         self.depth = budget.depth

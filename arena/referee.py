@@ -98,7 +98,7 @@ def play_game(
     controls = tuple(budget.tc for budget in budgets)
     clocks = Clocks(controls) if any(controls) else None
     judge = adjudication.judge(game, len(opening)) if adjudication else None
-    counters = tuple(Counter(budget) for budget in budgets)  # one per seat, reset every move
+    counters = tuple(Counter(budget, margin=time_margin) for budget in budgets)  # one per seat, reset every move
     # what each bot is handed: the game, counting every position its apply makes
     views = tuple(counted(game, counter) for counter in counters)
     for player, bot in enumerate(bots):

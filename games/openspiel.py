@@ -176,6 +176,24 @@ def _rebuild_game(short: str, params: dict) -> "OpenSpielGame":
     return _game_class(short)(**params)
 
 
+_SPIEL: dict[tuple, object] = {}  # (name, parameters) -> a loaded OpenSpiel game, which no state changes
+
+
+def _load(short_name: str, changed: dict):
+    """OpenSpiel's game of ``short_name`` with the ``changed`` parameters, loaded once a process (some
+    games read a file or build tables as they load: colored_trails takes half a second)."""
+    import pyspiel
+
+    key = (short_name, tuple(sorted(changed.items())))
+    game = _SPIEL.get(key)
+    if game is None:
+        game = pyspiel.load_game(short_name, changed)
+        initial = game.new_initial_state()
+        str(initial), initial.legal_actions()  # some bad values fail only here
+        _SPIEL[key] = game
+    return game
+
+
 class OpenSpielGame(ActionTexts, Game):
     """Base of the generated classes: an OpenSpiel game behind the arena's rule-book methods."""
 
@@ -193,9 +211,8 @@ class OpenSpielGame(ActionTexts, Game):
         changed.update(self.fixed)
         try:
             with _quiet():
-                self.spiel = pyspiel.load_game(self.short_name, changed)
+                self.spiel = _load(self.short_name, changed)
                 initial = self.spiel.new_initial_state()
-                str(initial), initial.legal_actions()  # some bad values fail only here
         except (pyspiel.SpielError, ValueError, RuntimeError, IndexError) as exc:
             values = ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
             why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]

@@ -123,3 +123,33 @@ def headless_chromium(webdriver, offline: bool = True):
         driver.execute_cdp_cmd("Network.emulateNetworkConditions",  # nothing may come from the network
                                {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     return driver
+
+
+#: A number as reports print it: a sign, digits, a fraction, an exponent.
+_NUMBER = __import__("re").compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+#: How far a printed float may stray from what an earlier version printed: the last digits of
+#: a float's text move with the versions of numpy and pandas and with the CPU's vector unit
+#: (565.1802744028307 and 565.1802744028308 are one number, printed by two installs).
+PRINTED_TOLERANCE = 1e-9
+
+
+def printed_differences(actual: str, expected: str, rel: float = PRINTED_TOLERANCE) -> list[str]:
+    """Where ``actual`` differs from ``expected``, an earlier version's printout: its text must be
+    the same byte for byte, its integers equal, its other numbers within ``rel`` of each other
+    (relative, or absolute near zero). Empty when they agree."""
+    import math
+
+    got, want = _NUMBER.split(actual), _NUMBER.split(expected)
+    if got != want:  # the words, spaces and punctuation between the numbers
+        for line, (a, b) in enumerate(zip(actual.splitlines(), expected.splitlines()), 1):
+            if _NUMBER.split(a) != _NUMBER.split(b):
+                return [f"line {line}: text differs:\n  got  {a!r}\n  want {b!r}"]
+        return [f"the printouts have {actual.count(chr(10))} and {expected.count(chr(10))} lines"]
+    out = []
+    for a, b in zip(_NUMBER.findall(actual), _NUMBER.findall(expected)):
+        whole = [not any(c in n for c in ".eE") for n in (a, b)]
+        if whole[0] != whole[1] or whole[0] and a != b:  # an integer printed as one, exactly
+            out.append(f"{a} where {b} was printed")
+        elif not whole[0] and not math.isclose(float(a), float(b), rel_tol=rel, abs_tol=rel):
+            out.append(f"{a} where {b} was printed")
+    return out

@@ -113,6 +113,7 @@ def test_draw_and_resign_need_two_seats_of_a_zero_sum_game():
     Adjudication(maxmoves=5).check(get_registry().game("nim:players=3"))
 
 
+@pytest.mark.processes
 def test_arena_run_adjudicates_with_fastchess_s_flags_and_reports_the_terminations(tmp_path, capsys):
     db = tmp_path / "t.db"
     argv = ["run", "--game", "connect4", "--bot", "random", "--bot", "r2=random", "--games", "4", "--openings", "0",
@@ -127,6 +128,7 @@ def test_arena_run_adjudicates_with_fastchess_s_flags_and_reports_the_terminatio
     assert "two bots' scores" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed (apt-get install stockfish)")
 def test_stockfish_a_queen_down_is_resigned_and_a_knight_ending_is_drawn(tmp_path, capsys):
     book = tmp_path / "book.txt"
@@ -146,6 +148,7 @@ def test_stockfish_a_queen_down_is_resigned_and_a_knight_ending_is_drawn(tmp_pat
     assert (knights.result == "1/2-1/2").all() and (knights.plies == 8).all()
 
 
+@pytest.mark.processes
 def test_a_ladder_keeps_its_adjudication_and_a_zero_movecount_never_resigns_a_winner(tmp_path, capsys):
     db = str(tmp_path / "l.db")
     assert main(["ladder", db, "--add", "random", "greedy", "--game", "connect4", "--maxmoves", "3", "--games", "0",

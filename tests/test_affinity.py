@@ -40,6 +40,7 @@ def engines_cpus(tmp_path, *flags, jobs=2):
     return [frozenset(cpus) for parent, *cpus in found if jobs == 1 or parent != os.getpid()]
 
 
+@pytest.mark.processes
 def test_with_affinity_each_worker_and_its_engines_run_on_one_cpu_of_their_own(tmp_path):
     allowed = os.sched_getaffinity(0)
     seen = engines_cpus(tmp_path, "--affinity")
@@ -49,12 +50,14 @@ def test_with_affinity_each_worker_and_its_engines_run_on_one_cpu_of_their_own(t
     assert os.sched_getaffinity(0) == allowed  # the run's own process is not pinned for workers
 
 
+@pytest.mark.processes
 def test_without_affinity_engines_may_run_on_any_cpu(tmp_path):
     allowed = os.sched_getaffinity(0)
     seen = engines_cpus(tmp_path)
     assert seen and all(cpus == allowed for cpus in seen)
 
 
+@pytest.mark.processes
 def test_with_one_job_the_runs_own_process_is_pinned_until_the_run_ends(tmp_path):
     allowed = os.sched_getaffinity(0)
     first = min(allowed)

@@ -221,7 +221,9 @@ def one_line(err: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", [  # a case that plays a tournament first plays it in bots' processes
+    pytest.param(c, id=c.id, marks=pytest.mark.processes if c.setup in (finished_tournament, finished_three_bots) else ())
+    for c in CASES])
 def test_bad_input_is_one_clear_line_and_writes_nothing(case, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # relative paths, and the default database would land here too
     case.setup(tmp_path)
@@ -247,6 +249,7 @@ def test_unknown_names_are_key_errors_and_bad_values_value_errors():
     assert issubclass(ConfigMismatch, StoreError) and issubclass(ConfigMismatch, ValueError)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("case_id", ["malformed-toml", "unknown-bot", "budget-unparseable", "not-a-database",
                                      "fewer-bots-than-stored",
                                      "tournament-name-with-another-config"])
@@ -300,6 +303,7 @@ except StoreError as exc:
 """
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("where, db, message", [
     ("folder", "locked/r.db",
      "cannot create results database 'locked/r.db': no permission to write in folder 'locked'; "

@@ -134,6 +134,7 @@ def test_ctrl_c_stores_the_games_finished_so_far(tmp_path, monkeypatch):
     assert (again.already, again.played, again.complete) == (5, 7, True)
 
 
+@pytest.mark.processes
 def test_games_in_a_chunk_with_a_worker_killing_game_are_replayed_without_blame(tmp_path, monkeypatch):
     """Workers get chunks of 6 games; every game of the bot ``dies`` kills its worker.
 
@@ -154,6 +155,7 @@ def test_games_in_a_chunk_with_a_worker_killing_game_are_replayed_without_blame(
     assert result.played == len(schedule) - len(fatal)
 
 
+@pytest.mark.processes
 def test_two_jobs_play_many_fast_games_in_chunks_and_store_each_once(tmp_path):
     config = tictactoe(bots=(Entrant("a", "random"), Entrant("b", "random")), games_per_pairing=600)
     one = run_tournament(config, RunSettings(tmp_path / "one.db", 1, progress=False), registry=REGISTRY)

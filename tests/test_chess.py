@@ -39,7 +39,7 @@ def test_perft(fen, depth, nodes):
     assert perft(game, game.initial_state(), depth) == nodes
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="published perft counts of 100,000 to 200,000 positions")
 @pytest.mark.parametrize("fen, depth, nodes", [(None, 4, 197_281), (KIWIPETE, 3, 97_862)])
 def test_perft_deep(fen, depth, nodes):
     game = Chess(fen=fen) if fen else Chess()
@@ -348,6 +348,7 @@ def test_bots_play_whole_games_under_node_budgets(spec):
         assert record.message.startswith(("checkmate: ", "draw by "))
 
 
+@pytest.mark.processes
 def test_listed_without_python_chess_and_building_says_what_to_install():
     # python-chess made unimportable in a fresh interpreter: the rest of the arena works.
     code = (

@@ -41,6 +41,7 @@ def test_json_listings_for_scripts(capsys):
     assert "Star1 *-minimax" in out and "(plays games with chance)" in out
 
 
+@pytest.mark.processes
 def test_play_shows_every_board_and_the_result(capsys):
     code, out, err = run(
         capsys, "play", "tictactoe", "--bot", "alphabeta:depth=9", "--bot", "minimax:depth=9", "--seed", "3", "--budget", "none"
@@ -59,6 +60,7 @@ def test_play_shows_every_board_and_the_result(capsys):
     assert "result 1/2-1/2 (normal): draw" in out
 
 
+@pytest.mark.processes
 def test_play_with_game_parameters_and_budget(capsys):
     code, out, err = run(
         capsys, "play", "connect4:columns=5,rows=4", "--bot", "iterative", "--bot", "random", "--budget", "nodes=200", "--quiet"
@@ -68,6 +70,7 @@ def test_play_with_game_parameters_and_budget(capsys):
     assert "result " in out
 
 
+@pytest.mark.processes
 def test_play_with_a_clock_gives_each_bot_the_clock_alone_or_beside_the_budget_given(capsys):
     base = ("play", "tictactoe", "--bot", "random", "--bot", "random", "--seed", "3", "--quiet")
     code, out, err = run(capsys, *base, "--tc", "10+0.1")
@@ -171,6 +174,7 @@ def test_an_openspiel_game_without_openspiel_names_the_extra(capsys, monkeypatch
     assert err == "arena: error: the game 'openspiel.hex' needs OpenSpiel: pip install 'botarena[openspiel]'\n"
 
 
+@pytest.mark.processes
 def test_console_script_and_module_entry_point():
     out = subprocess.run([sys.executable, "-m", "arena", "games"], capture_output=True, text=True, check=True).stdout
     assert "othello" in out
@@ -179,6 +183,7 @@ def test_console_script_and_module_entry_point():
     assert "Traceback" not in bad.stderr and "unknown game 'go'" in bad.stderr
 
 
+@pytest.mark.processes
 def test_human_is_prompted_again_after_bad_input():
     # The person types garbage first, then tries every cell in order: occupied cells are
     # refused with the legal moves listed, until the game ends.
@@ -197,6 +202,7 @@ def test_human_is_prompted_again_after_bad_input():
     assert "result 0-1" in proc.stdout or "result 1/2-1/2" in proc.stdout  # alphabeta never loses
 
 
+@pytest.mark.processes
 def test_human_leaving_ends_the_program_cleanly():
     proc = subprocess.run(
         [sys.executable, "-m", "arena", "play", "tictactoe", "--bot", "human", "--bot", "random"],

@@ -90,6 +90,7 @@ def test_the_go_lines_send_both_clocks_in_milliseconds():
     assert go_line(alone, arena_clock) == "go time0 4000 inc0 0"
 
 
+@pytest.mark.alone
 def test_search_bots_play_a_whole_game_on_their_clocks_and_every_move_records_its_clock():
     registry = get_registry()
     game = registry.game("connect4")
@@ -141,6 +142,8 @@ def mode_param(mode):
     return pytest.param(mode, marks=[pytest.mark.skipif(bool(why), reason=why or "bwrap works")], id=mode)
 
 
+@pytest.mark.alone
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", [mode_param(m) for m in MODES])
 def test_a_bot_that_ignores_its_clock_loses_on_time_and_no_other_game_is_touched(tmp_path, capsys, mode):
     if mode == "dask":
@@ -170,6 +173,8 @@ ENGINE_MODES = {"in-process": ["--no-isolation"], "isolated": ["--jobs", "2"], "
                 "dask": ["--dask", "local", "--jobs", "2"]}
 
 
+@pytest.mark.alone
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", [mode_param(m) for m in ENGINE_MODES])
 def test_an_engine_that_never_answers_is_killed_when_its_clock_runs_out(tmp_path, capsys, mode):
     if mode == "dask":

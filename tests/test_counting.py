@@ -99,7 +99,8 @@ def _tournament(tmp_path, isolate, jobs, dask=None, bot="untallied"):
 
 @pytest.mark.parametrize(
     "isolate, jobs, dask",
-    [(True, 1, None), (True, 2, None), (False, 1, None), (False, 2, None), (True, 2, "local"), (False, 2, "local")],
+    [pytest.param(*p, marks=() if p == (False, 1, None) else pytest.mark.processes) for p in
+     [(True, 1, None), (True, 2, None), (False, 1, None), (False, 2, None), (True, 2, "local"), (False, 2, "local")]],
     ids=["isolated", "isolated-2-jobs", "no-isolation", "no-isolation-2-jobs", "dask-isolated", "dask"],
 )
 def test_every_mode_stops_the_bot_at_its_budget_and_records_its_count(tmp_path, isolate, jobs, dask):
@@ -112,6 +113,7 @@ def test_every_mode_stops_the_bot_at_its_budget_and_records_its_count(tmp_path, 
     assert (moves[moves.bot == "random"].nodes == 1).all()
 
 
+@pytest.mark.processes
 def test_an_isolated_bot_that_lets_the_budget_escape_loses_with_a_clear_reason(tmp_path):
     games, _ = _tournament(tmp_path, True, 1, bot="untallied:catch=false")
     lost = games[games.loser.notna()]
@@ -119,7 +121,8 @@ def test_an_isolated_bot_that_lets_the_budget_escape_loses_with_a_clear_reason(t
     assert lost.message.str.contains("ran out of its budget (nodes=50) after 50 nodes without choosing a move", regex=False).all()
 
 
-@pytest.mark.parametrize("isolation", [[], ["--no-isolation"]], ids=["isolated", "no-isolation"])
+@pytest.mark.parametrize("isolation", [pytest.param([], marks=pytest.mark.processes), ["--no-isolation"]],
+                         ids=["isolated", "no-isolation"])
 def test_arena_play_records_the_arenas_count(isolation, capsys):
     from arena.front.cli import main
 

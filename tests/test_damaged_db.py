@@ -12,7 +12,7 @@ from arena.front.cli import main
 def damaged_db(tmp_path_factory):
     db = tmp_path_factory.mktemp("damaged") / "games.db"
     assert main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--games", "200", "--jobs", "1",
-                 "--no-progress", "--db", str(db)]) == 0
+                 "--no-isolation", "--no-progress", "--db", str(db)]) == 0  # in this process: the games only fill the file
     data = bytearray(db.read_bytes())
     middle = len(data) // 2
     data[middle : middle + 4096] = b"\xab" * 4096  # garbage over pages in its middle, as a failing disk leaves it
@@ -37,6 +37,7 @@ def test_a_damaged_database_is_named_in_one_line_and_left_untouched(damaged_db, 
     assert "left as it is" in err and ".recover" in err and "new file name" not in err
 
 
+@pytest.mark.processes
 def test_a_damaged_moves_table_read_through_pandas_is_named_in_one_line(tmp_path, capsys):
     # pandas' read_sql_query wraps SQLite's error in its own DatabaseError: the tables read there
     db = tmp_path / "games.db"

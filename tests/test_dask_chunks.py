@@ -27,11 +27,27 @@ def _result_unless_seven(index, pairing, record):
     return record.result
 
 
+@pytest.mark.processes
 def test_a_dask_run_sends_chunks_and_a_failure_loses_only_its_game():
+    executor = DaskExecutor("local", 2, (), _result_unless_seven)
+    chunks_and_failures(executor)
+
+
+def test_on_a_cluster_of_threads_in_this_process_too():
+    import distributed
+
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    try:
+        chunks_and_failures(DaskExecutor(cluster.scheduler_address, 2, (), _result_unless_seven))
+    finally:
+        cluster.close()
+
+
+def chunks_and_failures(executor):
+    """Every game of a round-robin of 11 bots comes back once, game 7 as a failure of its own."""
     bots = tuple(Entrant(f"r{k}", "random") for k in range(11))
     config = TournamentConfig(game="bachet:matches=3", bots=bots, budget=Budget(nodes=10), seed=2, isolate=False)
     tasks = make_schedule(config, get_registry(entry_points=False)).games
-    executor = DaskExecutor("local", 2, (), _result_unless_seven)
     try:
         outcomes = list(executor.run(tasks))
         chunk = executor.size
@@ -44,6 +60,7 @@ def test_a_dask_run_sends_chunks_and_a_failure_loses_only_its_game():
     assert len(tasks) >= 100 and chunk > 1  # instant games: chunks grew past one game
 
 
+@pytest.mark.processes
 def test_the_scale_benchs_dask_path_stores_the_games_of_a_local_run(tmp_path):
     spec = importlib.util.spec_from_file_location("bench_scale", BENCH)
     bench = importlib.util.module_from_spec(spec)

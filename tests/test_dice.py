@@ -66,17 +66,25 @@ class LoadedDie(Game):
 # -- draws that follow the rule book ---------------------------------------------------------
 
 
-def test_every_registered_chance_game_passes_the_chi_square_test_of_the_referees_draws():
-    registry = get_registry(entry_points=False)
+def chance_games() -> list[str]:
     # not OpenSpiel's games of hidden information and simultaneous moves: card games whose deals
     # take seconds each (bridge's double-dummy solve); the same draws as every other game's
-    chance = [name for name, entry in registry.games.items() if entry.cls().model.chance
-              and not (entry.plugin == "games.openspiel" and entry.cls().model.imperfect)]
-    assert "pig" in chance
-    for name in chance:
-        report = check_sampling(registry.game(name))
-        assert report.nodes >= 1 and report.draws == 100_000
-        assert all(p > 0.01 for p in report.p_values), (name, report)
+    registry = get_registry(entry_points=False)
+    return [name for name, entry in registry.games.items() if entry.cls().model.chance
+            and not (entry.plugin == "games.openspiel" and entry.cls().model.imperfect)]
+
+
+def test_the_chance_games_checked_include_pig():
+    assert "pig" in chance_games()
+
+
+@pytest.mark.parametrize("name", [  # a test a game: spread over the workers of a parallel run
+    pytest.param(n, marks=pytest.mark.slow(reason="300,000 draws among 7,776 outcomes")) if n == "openspiel.yacht" else n
+    for n in chance_games()])
+def test_every_registered_chance_game_passes_the_chi_square_test_of_the_referees_draws(name):
+    report = check_sampling(get_registry(entry_points=False).game(name))
+    assert report.nodes >= 1 and report.draws == 100_000
+    assert all(p > 0.01 for p in report.p_values), (name, report)
 
 
 def test_unequal_probabilities_are_honoured_and_a_sampler_that_ignores_them_fails(monkeypatch):
@@ -205,6 +213,7 @@ def run_pig(db, *extra, games=4):
     assert main(argv) == 0
 
 
+@pytest.mark.processes
 def test_a_pairs_games_draw_the_same_outcomes_seat_by_seat_from_the_stored_key(tmp_path, capsys, fixed_key):
     db = tmp_path / "pig.db"
     run_pig(db, games=8)
@@ -235,6 +244,7 @@ def test_a_pairs_games_draw_the_same_outcomes_seat_by_seat_from_the_stored_key(t
     assert stored_games(db)[1] == key
 
 
+@pytest.mark.processes
 def test_independent_chance_gives_each_game_its_own_streams_and_is_stored(tmp_path, capsys, fixed_key):
     db = tmp_path / "pig.db"
     run_pig(db, "--independent-chance", games=2)
@@ -248,6 +258,7 @@ def test_independent_chance_gives_each_game_its_own_streams_and_is_stored(tmp_pa
     assert "independent chance" in capsys.readouterr().out
 
 
+@pytest.mark.processes
 def test_a_bot_that_cannot_play_chance_is_refused_in_one_line_naming_the_bots_that_can(tmp_path, capsys):
     assert main(["run", "--game", "pig", "--bot", "random", "--bot", "alphabeta", "--db", str(tmp_path / "x.db"),
                  "--no-progress"]) == 2
@@ -317,6 +328,7 @@ def test_with_one_way_seeds_the_forecaster_does_no_better_than_chance_in_process
 MODES = {"isolated": [], "sandboxed": ["--sandbox"], "dask": ["--dask", "local"]}
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", list(MODES))
 def test_outside_the_referees_process_the_forecaster_does_no_better_than_chance(tmp_path, mode, capsys, fixed_key):
     if mode == "sandboxed" and sandbox_unavailable():

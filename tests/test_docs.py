@@ -36,3 +36,10 @@ def test_the_architecture_doc_is_short_and_names_every_layer():
     assert len(text.splitlines()) < 150
     for folder in ("arena/", "arena/execution/", "arena/front/", "results/", "games/", "bots/"):
         assert f"`{folder}`" in text and f"`{folder}`" in README, folder
+
+
+def test_ci_runs_the_readmes_test_command_verbatim():
+    first_block = re.search(r"^```sh\n(.*?)^```", README, re.M | re.S).group(1).splitlines()
+    assert len(first_block) == 2 and "pytest" in first_block[1]
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert first_block[1] in ci

@@ -139,9 +139,9 @@ def playing(fake, game=TTT, player=0, **params):
     return b
 
 
-def budget(started=100.0, **limits):
-    """What ``choose`` reads of a Counter: its budget and when the move started."""
-    return SimpleNamespace(budget=Budget(**limits), started=started)
+def budget(started=100.0, margin=0.1, **limits):
+    """What ``choose`` reads of a Counter: its budget, when the move started, and the referee's margin."""
+    return SimpleNamespace(budget=Budget(**limits), started=started, margin=margin)
 
 
 class Cells(Game):
@@ -681,8 +681,8 @@ def test_no_bestmove_within_the_watchdog_times_out():
 def test_under_a_time_budget_stop_is_sent_at_the_budget_and_bestmove_is_due_within_the_margin():
     fake = FakeEngine({"go": [None], "stop": ["info depth 4", "bestmove c3"]})
     b = playing(fake)
-    b.limits = Limits(time_margin=0.25)
-    decision = b.choose(TTT, TTT.initial_state(), budget(started=100.0, time=0.5))
+    b.limits = Limits(time_margin=3.0)  # the bot's own limits: the referee's margin is the counter's
+    decision = b.choose(TTT, TTT.initial_state(), budget(started=100.0, time=0.5, margin=0.25))
     assert decision.move == 8 and decision.depth == 4
     assert fake.sent == ["position start", "go movetime 500", "stop"]
     assert fake.deadlines == [100.5, 100.5 + 0.25, 100.5 + 0.25]
@@ -698,9 +698,9 @@ def test_a_bestmove_before_the_budget_is_spent_needs_no_stop():
 def test_no_bestmove_within_the_time_budget_and_margin_times_out():
     fake = FakeEngine({"go": [None]})
     b = playing(fake)
-    b.limits = Limits(time_margin=0.25)
+    b.limits = Limits(time_margin=3.0)
     with pytest.raises(BotFault) as caught:
-        b.choose(TTT, TTT.initial_state(), budget(started=100.0, time=0.5))
+        b.choose(TTT, TTT.initial_state(), budget(started=100.0, time=0.5, margin=0.25))
     assert caught.value.termination is Termination.TIMEOUT
     assert caught.value.detail == "no bestmove within 0.75s (its time budget + margin); killed"
     assert fake.sent[-1] == "stop" and fake.sent.count("stop") == 1
@@ -709,26 +709,25 @@ def test_no_bestmove_within_the_time_budget_and_margin_times_out():
 def test_under_a_cpu_budget_the_engine_gets_it_as_movetime_and_stop_at_its_end():
     fake = FakeEngine({"go": [None], "stop": ["bestmove a1"]})
     b = playing(fake)
-    b.limits = Limits(time_margin=0.5)
-    assert b.choose(TTT, TTT.initial_state(), budget(started=10.0, cpu=2.0)).move == 0
+    assert b.choose(TTT, TTT.initial_state(), budget(started=10.0, cpu=2.0, margin=0.5)).move == 0
     assert fake.sent[-2:] == ["go movetime 2000", "stop"] and fake.deadlines == [12.0, 12.5]
 
 
 def test_no_bestmove_within_a_cpu_budget_and_margin_does_not_blame_the_watchdog():
     fake = FakeEngine({"go": [None]})
     b = playing(fake)
-    b.limits = Limits(time_margin=0.5, watchdog=60.0)
+    b.limits = Limits(watchdog=60.0)
     with pytest.raises(BotFault) as caught:
-        b.choose(TTT, TTT.initial_state(), budget(started=10.0, cpu=2.0))
+        b.choose(TTT, TTT.initial_state(), budget(started=10.0, cpu=2.0, margin=0.5))
     assert caught.value.detail == "no bestmove within 2.5s (its cpu budget + margin); killed"
 
 
 def test_without_any_limit_stop_is_sent_at_the_watchdog_and_bestmove_is_due_within_the_margin():
     fake = FakeEngine({"go": [None], "stop": [None]})
     b = playing(fake)
-    b.limits = Limits(watchdog=3.0, time_margin=0.5)
+    b.limits = Limits(watchdog=3.0)
     with pytest.raises(BotFault) as caught:
-        b.choose(TTT, TTT.initial_state(), budget(started=100.0))
+        b.choose(TTT, TTT.initial_state(), budget(started=100.0, margin=0.5))
     assert fake.sent == ["position start", "go", "stop"] and fake.deadlines == [103.0, 103.5]
     assert caught.value.detail == "no bestmove within 3.5s (the watchdog); killed"
 
@@ -968,6 +967,7 @@ def test_an_engines_unreadable_move_is_cut_in_the_fault():
 # one game against a real engine
 
 
+@pytest.mark.processes
 def test_a_whole_game_against_the_example_engine_over_real_pipes():
     from arena.referee import play_game
     from bots.random_bot import RandomBot

@@ -105,6 +105,7 @@ def test_an_observation_travels_on_one_line_and_reads_back():
     assert unescape(lines[1][len("observation "):]) == game.observation(state, 1) and "Q" not in lines[1]
 
 
+@pytest.mark.processes
 def test_the_kuhn_engine_is_told_only_its_own_card_each_game_in_a_fresh_process(spied, tmp_path):
     """Six games of the example engine against a spied engine of its own, seats swapped: each game
     starts both engines afresh in an empty folder of their own, and no line either engine is sent
@@ -139,6 +140,7 @@ def test_the_kuhn_engine_is_told_only_its_own_card_each_game_in_a_fresh_process(
     assert not any(os.path.exists(folder) for folder in scratch)  # each removed with its engine
 
 
+@pytest.mark.processes
 def test_an_engine_at_a_joint_move_is_never_told_the_other_choice(spied):
     """Rock-Paper-Scissors: both engines are asked before either choice is applied, so the position
     each is sent holds the throws before this one only (``moves``: nothing is hidden)."""
@@ -155,6 +157,7 @@ def test_an_engine_at_a_joint_move_is_never_told_the_other_choice(spied):
         assert "legal P R S" in lines or "legal R P S" in lines
 
 
+@pytest.mark.processes
 def test_the_protocol_doc_shows_what_the_kuhn_engine_answers():
     """docs/protocol.md's Kuhn exchange, sent to the example engine: the same answers (with a king,
     facing a check, the engine always bets)."""

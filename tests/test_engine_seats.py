@@ -110,6 +110,7 @@ def sent(log: Path) -> list[str]:
 # the lines: newgame and info
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("spec, seat, line", [
     ("nim:players=3", 2, "newgame 2 of 3"),
     ("nim:players=4,heaps=3,4,5,6", 0, "newgame 0 of 4"),
@@ -132,6 +133,7 @@ def test_an_engine_is_told_its_seat_of_n_and_every_seats_moves(scripted, spec, s
     assert len(positions) == len(ours) and all(m.reported and m.score == 0.5 for m in ours)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("spec", ["nim", "rolit:players=2"])
 def test_an_engine_in_a_game_of_two_seats_still_gets_newgame_player(scripted, spec):
     game = REGISTRY.game(spec)
@@ -144,6 +146,7 @@ def test_an_engine_in_a_game_of_two_seats_still_gets_newgame_player(scripted, sp
     assert ArenaEngine().newgame_line(1) == "newgame 1" and ArenaEngine().newgame_line(1, 3) == "newgame 1 of 3"
 
 
+@pytest.mark.processes
 def test_utilities_alone_give_the_score_of_the_engines_own_seat(scripted):
     bot, _ = scripted("only")
     record = play_game(NIM3, [REGISTRY.bot("random"), bot, REGISTRY.bot("random")], seed=1)
@@ -162,6 +165,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("mode, message", HOSTILE, ids=[h[0] for h in HOSTILE])
 def test_bad_utilities_lose_by_protocol_fault_in_one_line(scripted, mode, message):
     bot, _ = scripted(mode)
@@ -172,6 +176,7 @@ def test_bad_utilities_lose_by_protocol_fault_in_one_line(scripted, mode, messag
     assert len(record.moves) == 1 and not bot.reusable()  # the engine is killed
 
 
+@pytest.mark.processes
 def test_bad_utilities_in_four_seats_and_in_two(scripted):
     four = REGISTRY.game("rolit")
     bot, _ = scripted("high", "four")
@@ -232,6 +237,7 @@ def test_the_arena_engine_handles_seats_and_general_sums_and_uci_stays_two_playe
 # the example engine
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("spec, engines", [
     ("nim:players=3", (0,)), ("nim:players=3", (1,)), ("nim:players=3", (2,)), ("nim:players=3", (0, 1, 2)),
     ("nim:players=4,heaps=3,4,5,6", (1, 3)), ("nim:players=4,heaps=2,7,1,5", (0, 1, 2, 3)),
@@ -257,6 +263,7 @@ def test_the_example_engine_plays_whole_games_of_n_seats(spec, engines):
                 bot.close()
 
 
+@pytest.mark.processes
 def test_the_example_engine_takes_the_last_heap_and_plays_two_seats_by_bouton():
     bots = [example(), REGISTRY.bot("random"), REGISTRY.bot("random")]
     game = REGISTRY.game("nim:players=3,heaps=0,0,4")
@@ -268,11 +275,13 @@ def test_the_example_engine_takes_the_last_heap_and_plays_two_seats_by_bouton():
     assert record.termination is Termination.NORMAL and record.moves[0].move == "1:2" and record.utilities == (1, -1)
 
 
+@pytest.mark.processes
 def test_the_example_engine_refuses_other_games():
     why = example().suitable(REGISTRY.game("rolit"))
     assert why == "crashed: cannot play rolit: this engine plays nim, not 'rolit'"
 
 
+@pytest.mark.processes
 def test_a_three_seat_tournament_with_the_example_engine(tmp_path, capsys):
     db = tmp_path / "seats.db"
     code = main(["run", "--game", "nim:players=3", "--bot", f"e=engine:cmd={sys.executable} {NIM_MULTI}",

@@ -87,7 +87,8 @@ def test_declared_options_are_read_and_given_values_checked():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("engine:cmd=./nope", "engine 'engine:cmd=./nope' cannot start: no such file './nope'"),
+        pytest.param("engine:cmd=./nope", "engine 'engine:cmd=./nope' cannot start: no such file './nope'",
+                     marks=pytest.mark.processes),  # the launch is tried
         ("engine:cmd=no-such-engine-anywhere", "cannot start: no program 'no-such-engine-anywhere' on PATH, /usr/games"),
         ("engine:cmd=", "needs the engine's command: engine:cmd=PATH"),
     ],
@@ -98,6 +99,7 @@ def test_an_engine_that_cannot_start_fails_at_set_up_in_one_line(spec, message):
     assert message in str(caught.value) and "\n" not in str(caught.value)
 
 
+@pytest.mark.processes
 def test_a_file_that_is_not_executable_fails_at_set_up(tmp_path):
     script = tmp_path / "engine.py"
     script.write_text(RANDOM.read_text())
@@ -105,6 +107,7 @@ def test_a_file_that_is_not_executable_fails_at_set_up(tmp_path):
         REGISTRY.bot(f"engine:cmd={script}").check_game(TICTACTOE)
 
 
+@pytest.mark.processes
 def test_set_up_names_unknown_options_and_engines_that_refuse_the_game():
     with pytest.raises(ParameterError, match=r"has no option 'Depth'; its options: Seed, Nodes$"):
         engine(Depth=3).check_game(TICTACTOE)
@@ -118,6 +121,7 @@ def test_set_up_names_unknown_options_and_engines_that_refuse_the_game():
     assert engine().suitable(TICTACTOE) is None
 
 
+@pytest.mark.processes
 def test_a_handshake_that_never_ends_times_out_at_start_up():
     bot = engine("handshake", script=FAULTY, startup=0.5)
     started = time.perf_counter()
@@ -147,6 +151,7 @@ def test_uncounted_gives_the_rule_book_behind_a_view():
 # games
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("game", ["tictactoe", "connect4", "nim"])
 def test_the_engine_plays_whole_games_with_reported_nodes(game):
     bot = engine()
@@ -159,6 +164,7 @@ def test_the_engine_plays_whole_games_with_reported_nodes(game):
     assert not any(m.reported for m in theirs)
 
 
+@pytest.mark.processes
 def test_an_opening_reaches_the_engine_and_its_game_continues():
     bot = engine()
     opening = ["b2", "a1", "c3"]
@@ -167,6 +173,7 @@ def test_an_opening_reaches_the_engine_and_its_game_continues():
     assert record.termination is Termination.NORMAL and record.opening == tuple(opening)
 
 
+@pytest.mark.processes
 def test_reporting_more_nodes_than_the_budget_is_flagged_and_forfeits_only_when_strict():
     bot = engine(Nodes=500)
     record = play_game(TICTACTOE, [bot, REGISTRY.bot("random")], budgets=[Budget(nodes=100)] * 2, seed=1)
@@ -181,6 +188,7 @@ def test_reporting_more_nodes_than_the_budget_is_flagged_and_forfeits_only_when_
     assert group_gone(strict.engine.pid)
 
 
+@pytest.mark.processes
 def test_a_healthy_engine_is_kept_between_games_and_quits_when_closed():
     bot = engine()
     pids = set()
@@ -194,6 +202,7 @@ def test_a_healthy_engine_is_kept_between_games_and_quits_when_closed():
     assert group_gone(pid)
 
 
+@pytest.mark.processes
 def test_games_replay_exactly_under_node_budgets():
     def moves(seed):
         bot = engine(Seed=7)
@@ -223,6 +232,7 @@ FAULTS = [
 ]
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("mode, budget, termination, message", FAULTS, ids=[f[0] for f in FAULTS])
 def test_a_misbehaving_engine_loses_and_leaves_no_process(mode, budget, termination, message):
     limits = Limits(watchdog=1.0, time_margin=0.1, memory_limit=256 if mode == "memory" else None)
@@ -243,6 +253,21 @@ def test_a_misbehaving_engine_loses_and_leaves_no_process(mode, budget, terminat
     bot.close()
 
 
+@pytest.mark.processes
+def test_an_engine_waits_for_a_late_move_as_long_as_the_referees_margin_not_its_own():
+    # "late" answers 0.5 s after its movetime: lost under a margin of 0.1 s (FAULTS), played when
+    # play_game is given 2 s, although the engine's own limits say 0.1 s
+    bot = engine("late", script=FAULTY, limits=FAST)
+    try:
+        record = play_game(TICTACTOE, [bot, REGISTRY.bot("random")], budgets=[Budget(time=0.05)] * 2, time_margin=2.0)
+    finally:
+        bot.close()
+    assert record.termination is Termination.NORMAL, record.message
+    assert all(m.seconds > 0.5 for m in record.moves if m.player == 0)
+
+
+@pytest.mark.alone
+@pytest.mark.processes
 def test_an_engine_that_obeys_stop_plays_under_a_time_budget():
     bot = engine("obey_stop", script=FAULTY, limits=FAST)
     record = play_game(TICTACTOE, [bot, REGISTRY.bot("random")], budgets=[Budget(time=0.1)] * 2, time_margin=0.1)
@@ -267,6 +292,7 @@ def engine_processes(marker: str) -> list[int]:
     return found
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("jobs, extra", [(2, []), (1, ["--no-isolation"]), (2, ["--dask", "local"])], ids=["2-jobs", "no-isolation", "dask"])
 def test_tournaments_record_reported_nodes_replay_exactly_and_leave_no_engine(tmp_path, jobs, extra, capsys):
     if "--dask" in extra:
@@ -295,6 +321,7 @@ def test_tournaments_record_reported_nodes_replay_exactly_and_leave_no_engine(tm
 # the results database
 
 
+@pytest.mark.processes
 def test_a_database_of_the_previous_schema_opens_with_the_new_columns(tmp_path):
     db = tmp_path / "old.db"
     assert main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--games", "2",
@@ -320,6 +347,7 @@ def test_a_database_of_the_previous_schema_opens_with_the_new_columns(tmp_path):
     assert len(results.load(db).games) == 4
 
 
+@pytest.mark.processes
 def test_the_test_engine_passes_the_bot_conformance_checks():
     from arena.testing import check_bot
 
@@ -329,6 +357,7 @@ def test_the_test_engine_passes_the_bot_conformance_checks():
     assert checked == 6
 
 
+@pytest.mark.processes
 def test_the_report_shows_engine_reported_nodes_and_moves_over_budget(tmp_path, capsys):
     db = tmp_path / "r.db"
     argv = ["run", "--game", "tictactoe", "--bot", f"eng=engine:cmd={command(RANDOM)},Nodes=60", "--bot", "random",
@@ -349,6 +378,7 @@ def test_the_report_shows_engine_reported_nodes_and_moves_over_budget(tmp_path, 
     assert "reported" not in results.report.report(plain.games, plain.moves.assign(reported=0))
 
 
+@pytest.mark.processes
 def test_a_missing_engine_is_one_line_from_the_command_line_and_a_crash_in_a_game(tmp_path, capsys):
     argv = ["run", "--game", "tictactoe", "--bot", "engine:cmd=./nope", "--bot", "random", "--db", str(tmp_path / "x.db")]
     assert main(argv) == 2
@@ -359,6 +389,7 @@ def test_a_missing_engine_is_one_line_from_the_command_line_and_a_crash_in_a_gam
     assert record.message == "'engine:cmd=./nope' failed to start a game: no such file './nope'"
 
 
+@pytest.mark.processes
 def test_arena_play_runs_an_engine_in_its_own_process_and_leaves_none(tmp_path, capsys):
     script = tmp_path / "played_engine.py"
     script.write_text(f"import runpy\nrunpy.run_path({str(RANDOM)!r}, run_name='__main__')\n")
@@ -369,6 +400,7 @@ def test_arena_play_runs_an_engine_in_its_own_process_and_leaves_none(tmp_path, 
     assert engine_processes("played_engine.py") == []
 
 
+@pytest.mark.processes
 def test_an_engine_that_stops_reading_its_input_times_out_instead_of_blocking_the_referee():
     from arena.errors import BotFault
     from bots.engine.process import EngineProcess
@@ -383,6 +415,7 @@ def test_an_engine_that_stops_reading_its_input_times_out_instead_of_blocking_th
     deaf.close()
 
 
+@pytest.mark.processes
 def test_a_repeated_info_string_is_kept_once_unless_stderr_came_between():
     from bots.engine.process import EngineProcess
 
@@ -406,6 +439,7 @@ def test_a_repeated_info_string_is_kept_once_unless_stderr_came_between():
     proc.close()
 
 
+@pytest.mark.processes
 def test_a_search_wakes_the_reader_once_with_its_answer_and_lines_after_it_are_read_next():
     from bots.engine.process import EngineProcess
 
@@ -435,6 +469,7 @@ def test_a_search_wakes_the_reader_once_with_its_answer_and_lines_after_it_are_r
     proc.close()
 
 
+@pytest.mark.processes
 def test_a_faulted_engine_s_notes_not_yet_handed_out_are_in_its_last_words():
     from bots.engine.process import EngineProcess
 
@@ -468,6 +503,7 @@ def test_an_engine_entered_without_a_name_is_shown_by_its_program(cmd, short):
     assert [e.name for e in twice] == [alone.spec, f"engine:cmd={cmd},Seed=2"]  # not unique: the specs stay
 
 
+@pytest.mark.processes
 def test_a_tournament_shows_an_unnamed_engine_by_its_script(tmp_path, capsys):
     argv = ["run", "--game", "tictactoe", "--bot", f"engine:cmd={command(RANDOM)}", "--bot", "random",
             "--budget", "nodes=50", "--games", "2", "--jobs", "1", "--no-progress", "--db", str(tmp_path / "t.db")]
@@ -477,6 +513,7 @@ def test_a_tournament_shows_an_unnamed_engine_by_its_script(tmp_path, capsys):
     assert "random_engine.py" in capsys.readouterr().out
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_healthy_engine_plays_its_processs_next_games_and_is_closed_at_the_end(tmp_path, jobs, capsys):
     starts = tmp_path / "starts.txt"
@@ -500,6 +537,7 @@ def test_a_healthy_engine_plays_its_processs_next_games_and_is_closed_at_the_end
 # output: a healthy engine's protocol lines are not charged; what is charged stays bounded on disk
 
 
+@pytest.mark.processes
 def test_protocol_lines_are_not_charged_against_the_output_limit():
     limits = Limits(watchdog=5.0, output_limit=16)  # each move sends about 50 KiB of info lines
     bot = engine("chatter", script=FAULTY, limits=limits)
@@ -509,6 +547,7 @@ def test_protocol_lines_are_not_charged_against_the_output_limit():
     assert sum(m.player == 0 for m in record.moves) >= 3  # about 150 KiB of info lines in all
 
 
+@pytest.mark.processes
 def test_a_child_writing_to_stderr_between_moves_is_stopped_at_the_output_limit():
     limits = Limits(watchdog=5.0, output_limit=64)
     bot = engine("babble", script=FAULTY, limits=limits)

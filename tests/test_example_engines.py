@@ -131,6 +131,7 @@ def state_after(game, moves):
     return state
 
 
+@pytest.mark.processes
 def test_handshake_declares_options_and_ends_with_arenaok(engine):
     lines = engine.start("connect4")
     assert all(HANDSHAKE.fullmatch(line) for line in lines), lines
@@ -138,6 +139,7 @@ def test_handshake_declares_options_and_ends_with_arenaok(engine):
     assert "option name MaxDepth type spin default 64 min 1 max 64" in lines
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("spec", ["chess:fen=4k3/8/8/8/8/8/8/R3K3 w - - 0 1,draws=claim", "nim:heaps=3,4,5,misere=false",
                                   "connect4:columns=7,rows=6,connect=4,scoring=bonus"])
 def test_a_game_it_cannot_play_is_answered_with_error(engine, spec, registry):
@@ -151,6 +153,7 @@ def test_a_game_it_cannot_play_is_answered_with_error(engine, spec, registry):
     assert engine.until("readyok") == ["readyok"]
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("spec", ["connect4", "connect4:columns=9,rows=7", "connect4:columns=5,rows=4,scoring=moves",
                                   "connect4:columns=6,rows=6,connect=3", "tictactoe", "tictactoe:rows=4,columns=4,k=3",
                                   "tictactoe:rows=3,columns=5,k=3", "connect4:columns=16,rows=16,connect=5",
@@ -184,6 +187,7 @@ WINS = [("connect4", "1 1 2 2 3 3"), ("connect4", "4 1 4 1 4 2"), ("tictactoe", 
 BLOCKS = [("connect4", "1 7 2 7 3"), ("connect4", "4 1 4 1 4"), ("tictactoe", "a1 a2 b1"), ("tictactoe", "b2 a1 c2")]
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("go", ["go depth 4", "go nodes 300", "go movetime 300"])
 @pytest.mark.parametrize("spec,texts", WINS)
 def test_a_win_at_once_is_taken(engine, spec, texts, go, registry):
@@ -203,6 +207,7 @@ def wins_at_once(game, state):
             if game.is_terminal(after := game.apply(state, m)) and game.utility(after, mover) > 0]
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("go", ["go depth 4", "go nodes 300"])
 @pytest.mark.parametrize("spec,texts", BLOCKS)
 def test_a_threat_is_blocked(engine, spec, texts, go, registry):
@@ -217,6 +222,7 @@ def test_a_threat_is_blocked(engine, spec, texts, go, registry):
     assert move not in careless and not wins_at_once(game, game.apply(before, move)), (texts, move)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("budget", [1, 2, 10, 100, 1000, 5000])
 def test_go_nodes_reports_at_most_the_budget(engine, budget, registry):
     game = registry.game("connect4")
@@ -228,6 +234,7 @@ def test_go_nodes_reports_at_most_the_budget(engine, budget, registry):
     assert int(fields(infos[-1])["nodes"]) == budget or budget >= 5000  # it uses what it is given
 
 
+@pytest.mark.processes
 def test_go_depth_searches_to_that_depth_and_maxdepth_caps_go(engine, registry):
     game = registry.game("connect4")
     engine.start(full_spec(game))
@@ -238,6 +245,7 @@ def test_go_depth_searches_to_that_depth_and_maxdepth_caps_go(engine, registry):
     assert fields(infos[-1])["depth"] == "3"
 
 
+@pytest.mark.processes
 def test_movetime_is_kept(engine, registry):
     game = registry.game("connect4:columns=9,rows=8")
     engine.start(full_spec(game))
@@ -251,6 +259,7 @@ def test_movetime_is_kept(engine, registry):
     assert time.monotonic() - start < 1.5
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("pause", [0.0, 0.3])
 def test_stop_answers_bestmove_at_once(engine, pause, registry):
     game = registry.game("connect4:columns=12,rows=10")
@@ -266,6 +275,7 @@ def test_stop_answers_bestmove_at_once(engine, pause, registry):
     assert engine.until("readyok") == ["readyok"]
 
 
+@pytest.mark.processes
 def test_isready_and_newgame_between_games(engine, registry):
     game = registry.game("tictactoe")
     engine.start(full_spec(game))
@@ -278,6 +288,7 @@ def test_isready_and_newgame_between_games(engine, registry):
                for s in engine.seen)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("how", ["quit", "close", "quit mid-search"])
 def test_exits_on_quit_and_when_stdin_closes(engine, how, registry):
     engine.start(full_spec(registry.game("connect4:columns=12,rows=10")))
@@ -293,6 +304,7 @@ def test_exits_on_quit_and_when_stdin_closes(engine, how, registry):
     assert not any(line.startswith("bestmove") for line in rest)  # quit owes no bestmove
 
 
+@pytest.mark.processes
 def test_play_is_deterministic(command, registry):
     game = registry.game("connect4")
     runs = []
@@ -312,6 +324,7 @@ def test_play_is_deterministic(command, registry):
     assert runs[0] == runs[1]
 
 
+@pytest.mark.processes
 def test_the_two_engines_run_the_same_search(c_binary, registry):
     """The C engine is the Python one translated: the same nodes, scores' signs and lines."""
     game = registry.game("connect4")
@@ -335,6 +348,7 @@ def test_the_python_engine_needs_only_the_standard_library():
     assert imported and imported <= sys.stdlib_module_names, imported - sys.stdlib_module_names
 
 
+@pytest.mark.processes
 def test_a_tournament_with_both_engines(c_binary, tmp_path, capsys):
     pytest.importorskip("bots.engine", reason="the engine bot is not available")
     import results
@@ -355,6 +369,7 @@ def test_a_tournament_with_both_engines(c_binary, tmp_path, capsys):
     assert (engine_moves.reported == 1).all() and (engine_moves.over_budget == 0).all()  # as the engines said
 
 
+@pytest.mark.processes
 def test_the_protocol_doc_shows_what_the_python_engine_answers():
     """docs/protocol.md's example exchanges, replayed: the same answers, info lines aside (the
     n-seat one by the Nim engine, with its info lines too, times aside)."""
@@ -387,6 +402,7 @@ def test_the_protocol_doc_shows_what_the_python_engine_answers():
 PIG_ENGINE = ENGINES / "python" / "pig.py"
 
 
+@pytest.mark.processes
 def test_the_pig_engine_learns_the_dice_from_the_position_line_and_plays_whole_games(tmp_path, capsys):
     """Pig through the protocol: the referee's outcomes come among the moves of each position
     line; the engine replays them, so every move it answers is legal, within its node budget,
@@ -409,6 +425,7 @@ def test_the_pig_engine_learns_the_dice_from_the_position_line_and_plays_whole_g
     assert wins >= 9, wins
 
 
+@pytest.mark.processes
 def test_the_pig_engine_refuses_other_games_and_needs_only_the_standard_library():
     tree = ast.parse(PIG_ENGINE.read_text())
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

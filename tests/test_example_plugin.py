@@ -67,6 +67,7 @@ def _make_venv(path: Path) -> Path:
     return python
 
 
+@pytest.mark.processes
 def test_installed_example_plays_through_the_command_line(tmp_path):
     why = _missing_build_tools()
     if why:

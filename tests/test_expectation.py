@@ -33,6 +33,7 @@ def leaves_and_values(trees: int, order: str):
     return leaves, values
 
 
+@pytest.mark.slow(reason="Ballard's savings are averages: 1,000 trees make them steady")
 def test_on_1000_random_chance_trees_the_three_agree_and_star1_and_star2_evaluate_fewer_leaves():
     """Trees of max, chance, min, chance, max layers; 3-5 moves, 2-6 outcomes with random
     probabilities, leaves uniform in [-1, 1] (arena.testing.chance_trees), moves in the order
@@ -46,6 +47,7 @@ def test_on_1000_random_chance_trees_the_three_agree_and_star1_and_star2_evaluat
     assert leaves[STAR2] < leaves[STAR1], leaves
 
 
+@pytest.mark.slow(reason="savings averaged over 200 trees")
 def test_with_moves_best_first_both_save_far_more():
     leaves, values = leaves_and_values(200, "best")
     for exact, row in values:
@@ -152,6 +154,7 @@ def test_mcts_samples_chance_nodes_and_beats_random_at_pig():
     assert wins >= 18, wins
 
 
+@pytest.mark.slow(reason="20 games of Pig to 30, the solver solving each afresh (0.9 s a solve)")
 def test_the_solver_plays_the_solved_policy_of_a_chance_game_and_needs_a_budget_that_covers_it():
     from bots.chance_values import solve
     from bots.greedy import GreedyBot
@@ -176,6 +179,7 @@ def test_the_solver_plays_the_solved_policy_of_a_chance_game_and_needs_a_budget_
     assert wins >= 11, wins
 
 
+@pytest.mark.slow(reason="Pig to 100, the game whose value is published: 2.1 million states")
 def test_value_iteration_finds_neller_and_pressers_value_of_pig_to_100():
     """Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004: the
     first player wins Pig to 100 (six-sided die) with probability 0.5306 under optimal play.

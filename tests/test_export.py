@@ -246,6 +246,7 @@ def test_errors_are_one_line(tmp_path, capsys):
     assert not fresh.exists()
 
 
+@pytest.mark.processes
 def test_sprt_writes_pgn_at_the_end(tmp_path, capsys):
     pgn = tmp_path / "s.pgn"
     db = tmp_path / "s.db"
@@ -255,6 +256,7 @@ def test_sprt_writes_pgn_at_the_end(tmp_path, capsys):
     _check_read_back(pgn, db)
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not Path(STOCKFISH).exists(), reason=f"Stockfish is not installed at {STOCKFISH}")
 def test_stockfish_games_read_back(tmp_path):
     engine = f"uci:cmd={STOCKFISH}@nodes=200"

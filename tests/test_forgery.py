@@ -41,11 +41,11 @@ DECISIONS = {
         ("pv", "long", "principal variation"), ("pv", "unwritable", "principal variation"),
     ]
 }
-MODES = {
-    "in-process": ["--no-isolation"],
-    "isolated": [],
-    "sandboxed": ["--sandbox"],
-    "dask": ["--dask", "local"],
+MODES = {  # in this process: the referee's own (one job); the others in worker and bot processes
+    "in-process": ["--no-isolation", "--jobs", "1"],
+    "isolated": ["--jobs", "2"],
+    "sandboxed": ["--sandbox", "--jobs", "2"],
+    "dask": ["--dask", "local", "--jobs", "2"],
 }
 
 
@@ -60,7 +60,7 @@ def run(tmp_path, mode: str, bots: dict, marker) -> "results.Tables":
     db = tmp_path / f"{mode}.db"
     argv = ["run", "--game", "tictactoe", "--games", "2", "--openings", "0", "--format", "gauntlet", "--budget",
             "nodes=200", "--bot", "random", "--bot", "greedy", "--challenger", "greedy", "--watchdog", "20",
-            "--jobs", "2", "--no-progress", "--db", str(db), "--plugin", "tests.plugins.forgers", *MODES[mode]]
+            "--no-progress", "--db", str(db), "--plugin", "tests.plugins.forgers", *MODES[mode]]
     for name, (spec, _, _) in bots.items():
         spec = spec.replace("kind=reduce", f"kind=reduce,path={marker}").replace("kind=rawpickle", f"kind=rawpickle,path={marker}")
         argv += ["--bot", f"{name}={spec}", "--challenger", name]
@@ -68,7 +68,16 @@ def run(tmp_path, mode: str, bots: dict, marker) -> "results.Tables":
     return results.load(db)
 
 
-@pytest.mark.parametrize("mode", list(MODES))
+def mode_param(mode: str):
+    if mode == "in-process":
+        return mode
+    marks = [pytest.mark.processes]
+    if mode == "sandboxed":
+        marks.append(pytest.mark.slow(reason="a sandbox started afresh for each of the 38 games a forger loses"))
+    return pytest.param(mode, marks=marks)
+
+
+@pytest.mark.parametrize("mode", [mode_param(m) for m in MODES])
 def test_every_forgery_loses_its_game_and_runs_nothing(tmp_path, mode, capsys):
     if mode == "sandboxed" and sandbox_unavailable():
         pytest.skip(sandbox_unavailable())
@@ -137,6 +146,7 @@ def test_a_fit_decision_is_stored_as_given():
     assert (first.score, first.depth, first.nodes, first.reported, len(first.pv)) == (-1, 0, 7, True, 2)
 
 
+@pytest.mark.processes
 def test_reports_and_ladders_survive_rows_an_earlier_version_stored(tmp_path, capsys):
     db = tmp_path / "old.db"
     assert main(["ladder", str(db), "--game", "tictactoe", "--add", "random", "--add", "greedy",
@@ -164,6 +174,7 @@ LIFTERS = {
 }
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", ["isolated", "sandboxed", "dask"])
 def test_a_bot_cannot_lift_its_memory_or_file_size_limit(tmp_path, mode, monkeypatch):
     if mode == "sandboxed" and sandbox_unavailable():
@@ -199,6 +210,8 @@ def ceiling_run(tmp_path, mode: str, bots: dict) -> "results.Tables":
     return results.load(db)
 
 
+@pytest.mark.alone
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", ["isolated", "sandboxed", "dask", "no-cgroup"])
 def test_a_bot_that_forges_its_node_count_meets_its_cpu_ceiling(tmp_path, mode, monkeypatch):
     if mode == "sandboxed" and sandbox_unavailable():
@@ -230,6 +243,8 @@ def test_a_bot_that_forges_its_node_count_meets_its_cpu_ceiling(tmp_path, mode, 
     assert (clean.termination == "normal").all()
 
 
+@pytest.mark.alone
+@pytest.mark.processes
 @pytest.mark.parametrize("game", ["connect4", "othello"])
 def test_no_built_in_bot_comes_near_its_cpu_ceiling(tmp_path, game):
     from arena.execution import ceiling
@@ -282,6 +297,7 @@ def test_a_well_formed_probe_answer_passes():
     assert answer["bots"] and answer_problem(answer) is None
 
 
+@pytest.mark.processes
 def test_a_plugin_that_forges_its_probe_answer_is_refused_in_one_line(tmp_path, capsys):
     if sandbox_unavailable():
         pytest.skip(sandbox_unavailable())
@@ -292,6 +308,7 @@ def test_a_plugin_that_forges_its_probe_answer_is_refused_in_one_line(tmp_path, 
     assert len(err) == 1 and "malformed answer (bot 'evil' lacks its flags)" in err[0], err
 
 
+@pytest.mark.processes
 def test_cpu_a_kept_host_uses_between_games_counts_for_its_next_game():
     from arena.execution import cgroup
     from arena.execution.isolation import HostPool, RemoteBot

@@ -102,6 +102,7 @@ def test_a_gauntlet_grows_by_challengers_and_by_field():
     assert len(old) == 2 * 2 and len(grown) == 2 * 3 * 2  # 2 challengers x 3 others, both colours
 
 
+@pytest.mark.processes
 def test_a_run_without_a_name_gets_one_from_its_settings_and_finds_it_again(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # the default database, in the working folder
     assert main(["run", *SMALL, "--games", "2"]) == 0
@@ -169,6 +170,7 @@ def test_fewer_games_or_bots_are_refused_naming_the_flag(tmp_path, change, messa
     assert len(tournaments(db)) == 1
 
 
+@pytest.mark.processes
 def test_the_progress_bar_counts_the_whole_grown_schedule(tmp_path):
     db = tmp_path / "p.db"
     args = [*ARENA, "run", *[a for a in SMALL if a != "--no-progress"], "--db", str(db)]
@@ -187,6 +189,7 @@ LEGACY_ARGS = ["--game", "tictactoe", "--bot", "random", "--bot", "greedy", "--b
 LEGACY_SEED_OF_GAME_3 = 7346374273225722851  # what that version stored for game 3 before it was deleted
 
 
+@pytest.mark.processes
 def test_a_database_of_the_previous_version_resumes_its_tournament(tmp_path, capsys):
     db = tmp_path / "legacy.db"
     with sqlite3.connect(db) as con:

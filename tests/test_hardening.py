@@ -47,8 +47,12 @@ FAULTS = {
 
 
 def gauntlet(**changes) -> TournamentConfig:
-    challengers = [Entrant(spec, spec) for spec in FAULTS if spec != "slow-on-time"]
+    challengers = [Entrant(spec, spec) for spec in FAULTS if spec not in ("slow-on-time", "hang")]
+    # the busy loop's ceiling at 10 nodes is about 0.21 s of CPU (the game's 0.2 s slack and one
+    # move's allowance), which it reaches before the 1.5 s watchdog while it gets a seventh of a
+    # CPU: the tolerance that keeps a loaded machine from ending it by the watchdog instead
     challengers += [
+        Entrant("hang", "hang", Budget(nodes=10)),
         Entrant("slow-on-time", "slow:seconds=0.5", Budget(time=0.05)),
         Entrant("vandal", "vandal"),
         Entrant("alphabeta", "alphabeta:depth=2"),
@@ -70,12 +74,15 @@ def gauntlet(**changes) -> TournamentConfig:
     return TournamentConfig(**values)
 
 
-@pytest.mark.parametrize("executor", ["local", "dask"])
+@pytest.mark.processes
+@pytest.mark.parametrize("executor", ["local", pytest.param("dask", marks=pytest.mark.slow(
+    reason="72 games on a Dask cluster of four workers, a fresh bot process each, a quarter waiting out the watchdog"))])
 def test_every_fault_loses_only_its_own_game(tmp_path, executor):
     if executor == "dask":
         pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
     config = gauntlet()
-    run = RunSettings(tmp_path / "f.db", 2, "local" if executor == "dask" else None, progress=False)
+    # four jobs: most of its games wait out a watchdog, and four waits overlap where two did
+    run = RunSettings(tmp_path / "f.db", 4, "local" if executor == "dask" else None, progress=False)
     result = run_tournament(config, run, plugins=PLUGINS, registry=REGISTRY)
     assert result.complete and not result.failed
     games, moves = results.load(tmp_path / "f.db")
@@ -105,6 +112,7 @@ def test_every_fault_loses_only_its_own_game(tmp_path, executor):
             assert w in row.message, (faulty, row.message)
 
 
+@pytest.mark.processes
 def test_a_bot_cannot_change_the_referees_game_or_state():
     game = REGISTRY.game("connect4")
     before = dict(vars(game))
@@ -129,6 +137,7 @@ def test_without_isolation_a_bot_shares_the_referees_process():
     assert record.termination is not None
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("executor", ["local", "dask"])
 def test_a_dead_worker_is_replaced_and_its_game_replayed(tmp_path, executor):
     if executor == "dask":
@@ -159,6 +168,7 @@ def _stored_ids(db):
         return []
 
 
+@pytest.mark.processes
 def test_sigkill_at_five_random_moments_then_resume_gives_the_uninterrupted_result(tmp_path):
     base = [
         sys.executable, "-m", "arena", "run", "--game", "connect4", "--bot", "iterative", "--bot", "alphabeta:depth=3",

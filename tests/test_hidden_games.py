@@ -338,6 +338,7 @@ def test_a_pair_of_games_with_seats_swapped_deals_the_same_cards_however_differe
         assert deals[0] == deals[1] and len(deals[0]) == chance_plies, key
 
 
+@pytest.mark.processes
 def test_kuhn_poker_runs_isolated_through_arena_run_and_its_stored_games_replay(tmp_path, capsys):
     db = tmp_path / "kuhn.db"
     code = main(["run", "--game", "kuhn_poker", "--bot", "uniform", "--bot", "other=uniform", "--games", "2",

@@ -76,7 +76,7 @@ SHOWS = {REPORT: True}
 
 
 def mode_param(mode, hole=None):
-    marks = []
+    marks = [] if mode == "in-process" else [pytest.mark.processes]
     if "sandboxed" in mode:
         why = sandbox_unavailable()
         marks.append(pytest.mark.skipif(bool(why), reason=why or "bwrap works"))
@@ -217,6 +217,7 @@ def runs(tmp_path_factory):
     return Runs(tmp_path_factory.mktemp("hidden-hostile"))
 
 
+@pytest.mark.processes
 def test_in_process_play_of_a_hidden_or_simultaneous_game_is_refused_unless_trusted(tmp_path, capsys):
     registry = get_registry(entry_points=False, plugins=[snoop])
     for spec, words in (("secret", "hides information"), ("duel", "has simultaneous moves")):
@@ -327,6 +328,7 @@ def test_out_of_process_nothing_carries_over_to_the_next_game_but_files_outside_
             assert notes == [(True, SHARED)] * GUESSES
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("game", [pytest.param("kuhn", id="kuhn_poker"),
                                   pytest.param("secret", marks=pytest.mark.xfail(SHOWS[REPORT], strict=True, reason=REPORT))])
 def test_an_isolated_run_of_a_hidden_information_game_reports_it_was_not_sandboxed(runs, request, game):

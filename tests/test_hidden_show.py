@@ -71,6 +71,7 @@ def _show(capsys, db, *extra):
     return code, out, err
 
 
+@pytest.mark.processes
 def test_show_prints_the_whole_game_or_what_one_seat_saw(capsys, stored):
     from results.store import Store
 
@@ -108,6 +109,7 @@ def browser():
     driver.quit()
 
 
+@pytest.mark.processes
 def test_the_html_replay_shows_the_whole_game_or_what_one_seat_saw(browser, stored):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -153,6 +155,7 @@ def _play(capsys, monkeypatch, typed, *argv):
     return code, out, err
 
 
+@pytest.mark.processes
 def test_a_person_at_kuhn_poker_sees_only_their_card_until_the_game_ends(capsys, monkeypatch):
     code, out, err = _play(capsys, monkeypatch, "b\nb\n", "kuhn_poker", "--bot", "uniform", "--bot", "human",
                            "--seed", "3")
@@ -164,6 +167,7 @@ def test_a_person_at_kuhn_poker_sees_only_their_card_until_the_game_ends(capsys,
     assert f"first holds {dealt[0]}, second holds {dealt[1]}" in after and "result " in after
 
 
+@pytest.mark.processes
 def test_a_person_chooses_a_joint_move_before_seeing_the_others(capsys, monkeypatch):
     code, out, err = _play(capsys, monkeypatch, "lo\n", "peek", "--bot", "first", "--bot", "human", "--seed", "2",
                            "--plugin", PLUGIN)
@@ -174,6 +178,7 @@ def test_a_person_chooses_a_joint_move_before_seeing_the_others(capsys, monkeypa
     assert "\nbids hi lo\n" in rest.partition("the whole game: ")[2]
 
 
+@pytest.mark.processes
 def test_bots_of_the_referees_process_need_trust_at_a_game_of_hidden_information(capsys, monkeypatch):
     code, out, err = _play(capsys, monkeypatch, "", "kuhn_poker", "--bot", "uniform", "--bot", "uniform",
                            "--no-isolation")

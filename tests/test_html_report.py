@@ -52,6 +52,7 @@ def errors(browser) -> list:
     return [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
+@pytest.mark.processes
 def test_page_loads_offline_without_errors_or_requests(browser, stored):
     load(browser, stored[1])
     assert errors(browser) == []
@@ -59,6 +60,49 @@ def test_page_loads_offline_without_errors_or_requests(browser, stored):
     assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Tournament '")
 
 
+def test_the_written_page_holds_the_databases_standings(stored):
+    # the file as written, read without a browser: what the page starts from before any script runs
+    from html.parser import HTMLParser
+
+    import results
+    from results.report import standings
+
+    class Rows(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.inside, self.rows, self.cell = False, [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                self.inside = dict(attrs).get("id") == "standings-table"
+            elif self.inside and tag == "tr":
+                self.rows.append([])
+            elif self.inside and tag in ("th", "td"):
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag == "table":
+                self.inside = False
+            elif self.inside and tag in ("th", "td") and self.cell is not None:
+                self.rows[-1].append(self.cell.strip())
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell += data
+
+    tables = results.load(stored[0])
+    table = standings(tables.games, tables.moves)
+    parser = Rows()
+    parser.feed(stored[1].read_text(encoding="utf-8"))
+    body = [r for r in parser.rows[1:] if r]  # the header row first
+    assert [r[0] for r in body] == list(table.index)
+    for row, (bot, expected) in zip(body, table.iterrows()):
+        assert [int(x) for x in row[1:5]] == [expected.games, expected.wins, expected.draws, expected.losses]
+        assert row[8] == f"{expected.elo:+.0f}"
+
+
+@pytest.mark.processes
 def test_standings_match_the_database(browser, stored):
     import results
     from results.report import standings
@@ -74,6 +118,7 @@ def test_standings_match_the_database(browser, stored):
         assert row[8] == f"{expected.elo:+.0f}"
 
 
+@pytest.mark.processes
 def test_who_is_stronger_matches_the_fit_and_anchors_move_the_standings(browser, stored, tmp_path):
     import results
     from results.ratings import fit, superiority
@@ -103,6 +148,7 @@ def column(browser, table, k):
             for r in browser.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")]
 
 
+@pytest.mark.processes
 def test_sorting_by_a_column_and_back(browser, stored):
     load(browser, stored[1])
     heads = browser.find_elements(By.CSS_SELECTOR, "#standings-table thead th")
@@ -118,6 +164,7 @@ def test_sorting_by_a_column_and_back(browser, stored):
     assert errors(browser) == []
 
 
+@pytest.mark.processes
 def test_filters_show_one_bots_wins(browser, stored):
     from results.store import Store
 
@@ -149,6 +196,7 @@ def pieces(browser) -> list[str]:
     return [e.get_attribute("data-piece") for e in browser.find_elements(By.CSS_SELECTOR, "#board svg [data-piece]")]
 
 
+@pytest.mark.processes
 def test_replay_to_the_last_ply_shows_the_final_board_and_result(browser, stored, capsys):
     db, page = stored
     game_id = 5
@@ -168,6 +216,7 @@ def test_replay_to_the_last_ply_shows_the_final_board_and_result(browser, stored
     assert errors(browser) == []
 
 
+@pytest.mark.processes
 def test_jumping_to_a_ply_draws_that_position_with_its_move_statistics(browser, stored, registry):
     from results.store import Store
 
@@ -186,6 +235,7 @@ def test_jumping_to_a_ply_draws_that_position_with_its_move_statistics(browser, 
     assert current[0] == "3" and str(move["nodes"]) in current and move["move"] in current
 
 
+@pytest.mark.processes
 def test_a_game_without_a_picture_replays_its_text(browser, tmp_path, registry):
     from results.store import Store
 
@@ -203,6 +253,7 @@ def test_a_game_without_a_picture_replays_its_text(browser, tmp_path, registry):
     assert errors(browser) == []
 
 
+@pytest.mark.processes
 def test_a_chance_ply_is_listed_as_chance_and_said_as_what_it_gave(browser, tmp_path, registry):
     from results.store import Store
 
@@ -227,6 +278,7 @@ def test_a_chance_ply_is_listed_as_chance_and_said_as_what_it_gave(browser, tmp_
     assert errors(browser) == []
 
 
+@pytest.mark.processes
 def test_a_400_game_default_tournament_is_small_and_quick(browser, tmp_path):
     """The default tournament's shape (Connect Four, five bots, 40 games per pairing, 400 games)
     at a smaller budget, so that it plays in seconds: under 5 MB, interactive in under 2 s."""
@@ -245,6 +297,7 @@ def test_a_400_game_default_tournament_is_small_and_quick(browser, tmp_path):
     assert len(browser.find_elements(By.CSS_SELECTOR, "#games-table tbody tr")) == 400
 
 
+@pytest.mark.processes
 def test_screenshots(browser, stored, tmp_path_factory):
     folder = tmp_path_factory.mktemp("screenshots")
     load(browser, stored[1])

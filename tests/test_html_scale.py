@@ -19,7 +19,7 @@ from results.sprt_report import game_pairs
 from tests.report_data import config, store_tournament
 
 pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
-pytestmark = pytest.mark.slow
+SCALE = pytest.mark.slow(reason="a page of 2,400 games: the scale the sample and the caps are for")
 
 needs_browser = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Chromium and chromedriver are not installed")
 GAMES = 2400  # three pairings of 800: more than the sample's 500
@@ -44,6 +44,7 @@ def embedded(page: str, name: str):
     return json.loads(re.search(rf'id="{name}">(.*?)</script>', page).group(1))
 
 
+@SCALE
 def test_the_page_replays_a_sample_of_whole_pairs_and_every_fault_and_says_so(many):
     db, tables, _, page = many
     games = tables.games.set_index("game_id")
@@ -64,6 +65,7 @@ def test_the_page_replays_a_sample_of_whole_pairs_and_every_fault_and_says_so(ma
     assert sorted(listed["id"]) == list(range(GAMES)) and len(listed["groups"]) == GAMES // 2
 
 
+@SCALE
 def test_smaller_caps_replay_the_first_faults_and_fewer_plies(many, registry):
     from results.html_report import html
 
@@ -79,6 +81,23 @@ def test_smaller_caps_replay_the_first_faults_and_fewer_plies(many, registry):
     plies = tables.games.set_index("game_id")["plies"]
     assert 0 < len(short) < 30 and plies[sorted(short)].sum() <= 100
     assert embedded(html(tables, game, database=str(db)), "replay-data") == embedded(page, "replay-data")  # reproducible
+
+
+def test_the_caps_hold_on_a_small_tournament_too(tmp_path, registry):
+    import results
+    from results.html_report import html
+
+    db = tmp_path / "small.db"
+    faults = {3: ("crash", 1), 10: ("crash", 0)}
+    store_tournament(db, config("small", games=8), faults=faults)  # 3 pairings of 8 games
+    tables = results.load(db)
+    page = html(tables, registry.game("tictactoe"), sample=(6, 10**6), faults=(1, 10**6))
+    replayed = {int(g) for g in embedded(page, "replay-data")}
+    assert 3 in replayed and 10 not in replayed  # the first fault by game id, and only it
+    partner = {a: b for pair in game_pairs(tables.games)[0] for a, b in (pair, pair[::-1])}
+    sample = replayed - {3}
+    assert len(sample) == 6 and all(partner[g] in sample for g in sample)  # whole pairs
+    assert "the first 1 by game id of the 2 games lost by a fault" in page
 
 
 # ---- in a browser ------------------------------------------------------------------------------
@@ -111,6 +130,8 @@ def every_page(browser):
     return [tuple(r) for r in rows], pages
 
 
+@SCALE
+@pytest.mark.processes
 @needs_browser
 def test_every_game_is_listed_page_by_page_sorted_and_filtered(many, browser):
     from selenium.webdriver.common.by import By

@@ -18,7 +18,7 @@ pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
 
 needs_browser = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Chromium and chromedriver are not installed")
 ROLIT = ["--game", "rolit", "--bot", "random", "--bot", "greedy", "--bot", "r2=random", "--bot", "g2=greedy",
-         "--games", "12", "--jobs", "1", "--no-progress"]
+         "--games", "12", "--jobs", "1", "--no-isolation", "--no-progress"]
 COLOURS = ["red", "yellow", "green", "blue"]
 
 
@@ -62,6 +62,7 @@ def headers(part: str, table_id: str) -> list[str]:
     return [html.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)]
 
 
+@pytest.mark.processes
 def test_standings_are_the_plackett_luce_table_with_word_headers(rolit):
     from results.seat_report import seat_standings
 
@@ -203,6 +204,7 @@ def visible_games(browser) -> set[int]:
             if r.is_displayed()}
 
 
+@pytest.mark.processes
 @needs_browser
 def test_a_replay_names_every_seat_and_its_bot(browser, rolit):
     from selenium.webdriver.common.by import By
@@ -240,6 +242,7 @@ def test_a_replay_names_every_seat_and_its_bot(browser, rolit):
     assert errors(browser) == []
 
 
+@pytest.mark.processes
 @needs_browser
 def test_filters_find_a_bot_at_any_seat_and_its_wins(browser, rolit, tmp_path):
     from selenium.webdriver.common.by import By

@@ -84,6 +84,7 @@ def test_a_batch_places_new_bots_founds_an_empty_ladder_and_leaves_out_those_who
     assert batch.placing == {"c": ["a", "b"]}
 
 
+@pytest.mark.processes
 def test_bots_added_in_three_waves_end_in_their_true_order(tmp_path, capsys):
     db = str(tmp_path / "w.db")
     ps = [k / 11 for k in range(12)]
@@ -106,6 +107,7 @@ def test_bots_added_in_three_waves_end_in_their_true_order(tmp_path, capsys):
     assert (table["games"] >= 8).all() and set(table["status"]) == {"active"}
 
 
+@pytest.mark.processes
 def test_a_killed_ladder_resumes_to_the_games_of_an_uninterrupted_one(tmp_path):
     bots = ["a=random", "b=greedy", "c=alphabeta:depth=2", "d=alphabeta:depth=4", "e=random"]
     whole = str(tmp_path / "whole.db")
@@ -141,6 +143,7 @@ def test_removed_bots_play_no_more_and_their_games_still_count(tmp_path, capsys)
     assert "left" in out and "joined" in out
 
 
+@pytest.mark.processes
 def test_a_bot_added_from_another_terminal_joins_the_running_ladder(tmp_path, capsys):
     db = str(tmp_path / "live.db")
     assert main(["ladder", db, *FAST, "--add", "a=random", "b=greedy", "c=random", "--games", "0"]) == 0
@@ -235,6 +238,7 @@ def test_reports_and_listing_show_the_ladder(tmp_path, capsys):
     assert 'id="ladder-table"' in page and "Joined (UTC)" in page and '<a href="#ladder">Ladder</a>' in page
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_a_sandboxed_ladder_runs_every_bot_under_bubblewrap_and_says_so(tmp_path, capsys):
     db = str(tmp_path / "box.db")
@@ -254,6 +258,7 @@ def test_a_sandbox_without_isolation_is_refused_in_one_line(tmp_path, capsys):
     assert "--sandbox needs isolation" in err and err.count("\n") == 1
 
 
+@pytest.mark.processes
 def test_a_ladder_stopped_by_the_file_size_limit_resumes_with_the_command_it_names(tmp_path):
     # a full disk, as a file size limit: the database cannot grow past 160 KiB
     db = str(tmp_path / "full.db")
@@ -273,6 +278,7 @@ def test_a_ladder_stopped_by_the_file_size_limit_resumes_with_the_command_it_nam
     assert "has a bot" not in again.stderr and _count(db) > before
 
 
+@pytest.mark.processes
 def test_a_ladder_on_a_dask_cluster_plays_the_games_of_one_on_this_machine(tmp_path):
     pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
     bots = ["a=random", "b=greedy", "c=alphabeta:depth=2", "d=random"]

@@ -152,6 +152,7 @@ def test_the_public_names_import_from_where_they_always_did():
     assert callable(results.load)
 
 
+@pytest.mark.processes
 def test_a_host_process_starts_from_the_module_it_lives_in():
     from arena import Budget, Counter
     from arena.execution import host

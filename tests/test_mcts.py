@@ -318,6 +318,7 @@ def test_a_player_moving_twice_in_a_row():
     assert decision.score > 0.5
 
 
+@pytest.mark.slow(reason="20 games at 1,000 playouts a move")
 def test_beats_random_at_connect_four(registry):
     # The issue: at 1,000 playouts per move mcts beats random in at least 95% of games.
     game = registry.game("connect4")

@@ -164,6 +164,7 @@ def test_a_game_that_ends_inside_the_cut_names_its_ply(tmp_path):
     OpeningBook.read(path, plies=9).check(get_registry(), "chess:draws=automatic")
 
 
+@pytest.mark.processes
 def test_books_are_for_chess_and_plies_for_pgn(tmp_path, capsys):
     epd = book(tmp_path, EPD, "b.epd")
     connect4 = ["run", "--game", "connect4", "--bot", "random", "--bot", "greedy", "--no-progress",

@@ -18,6 +18,7 @@ def book(tmp_path, text=BOOK, name="book.txt"):
     return str(path)
 
 
+@pytest.mark.processes
 def test_lines_are_played_in_order_twice_each_with_colours_swapped(tmp_path, capsys):
     db = tmp_path / "b.db"
     assert main([*RUN, "--openings", book(tmp_path), "--games", "8", "--db", str(db)]) == 0, capsys.readouterr().err
@@ -68,6 +69,7 @@ def test_a_missing_file_and_shuffle_without_a_file(tmp_path, capsys):
     assert "shuffle is for an openings file" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 def test_position_parameters_per_line(tmp_path, capsys):
     opening = split_text("[rows=5,columns=6] 3 3")
     assert opening.game_spec("connect4:connect=4") == "connect4:connect=4,rows=5,columns=6"
@@ -87,6 +89,7 @@ def test_position_parameters_per_line(tmp_path, capsys):
     assert set(results.load(tmp_path / "s.db").games.opening) == {"[columns=5] 5 5"}
 
 
+@pytest.mark.processes
 def test_chess_positions_by_fen(tmp_path, capsys):
     pytest.importorskip("chess", reason="the chess game needs python-chess")
     # two kings and a white rook: black to move after 1. Ra1-a7

@@ -37,7 +37,7 @@ CHANCE_GAMES = {"backgammon", "banqi", "einstein_wurfelt_nicht", "maedn", "pig",
 LONG = {"chess", "antichess", "crazyhouse", "shogi", "xiangqi", "hive", "chinese_checkers", "go", "mnk",
         "lines_of_action", "amazons", "quoridor", "gomoku", "y", "havannah", "checkers", "oware", "cursor_go",
         "yacht"}  # yacht: not long, but each roll of five dice is a chance node of 7,776 outcomes, each checked
-SLOWEST = {"hive", "chinese_checkers", "yacht"}  # 20-40 s a playout here: one playout each
+SLOWEST = {"hive", "yacht"}  # one playout each (hive: 2.5 s a playout; yacht: 9 s, its rolls 7,776 outcomes each)
 BOTS = ["random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2"]
 
 
@@ -95,7 +95,15 @@ def test_bad_parameters_are_one_line_errors(spec, message, capfd):
     assert capfd.readouterr() == ("", "")  # OpenSpiel's own message is not printed as well
 
 
-@pytest.mark.parametrize("name", NAMES)
+def conformance_param(name):
+    if short(name) == "yacht":
+        return pytest.param(name, marks=pytest.mark.slow(reason="yacht's every roll is a chance node of 7,776 outcomes, each checked"))
+    if short(name) in LONG:  # and each position's pickle replays the game to it
+        return pytest.param(name, marks=pytest.mark.slow(reason="random playouts of hundreds of plies"))
+    return name
+
+
+@pytest.mark.parametrize("name", [conformance_param(n) for n in NAMES])
 def test_conformance(name):
     # Long games: 2 random playouts of at most 5,000 plies each (the slowest 1); others 8.
     game = REGISTRY.game(name)
@@ -203,7 +211,7 @@ def test_tictactoe_positions_are_counted_once_whatever_the_move_order():
     assert sum(game.is_terminal(s) for s in seen) == 958
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the whole game tree of tic-tac-toe (549,946 nodes) searched through OpenSpiel")
 def test_tictactoe_search_visits_exactly_the_built_in_games_nodes():
     # 549,946 nodes in the complete game tree (Henry Bottomley,
     # http://www.se16.info/hgb/tictactoe.htm); 18,297 for plain alpha-beta, full window,
@@ -294,6 +302,7 @@ def test_states_are_never_changed_by_apply():
     assert game.legal_moves(state) == list(range(7))
 
 
+@pytest.mark.processes
 def test_a_tournament_with_isolated_bots_stores_readable_moves(tmp_path, capsys):
     db = str(tmp_path / "os.db")
     argv = ["run", "--game", "openspiel.hex:board_size=4", "--bot", "random", "--bot", "mcts", "--budget",
@@ -307,6 +316,7 @@ def test_a_tournament_with_isolated_bots_stores_readable_moves(tmp_path, capsys)
     assert re.search(r"result .* (first|second) wins", out)
 
 
+@pytest.mark.processes
 def test_without_open_spiel_nothing_changes_and_nothing_is_printed():
     code = (
         "import sys; sys.modules['pyspiel'] = None\n"

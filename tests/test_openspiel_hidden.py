@@ -22,6 +22,8 @@ from games.openspiel_text import _PLAYER_TAG, MOST_NAMED, compact  # noqa: E402
 
 REGISTRY = get_registry(entry_points=False)
 NAMES = sorted(n for n, e in REGISTRY.games.items() if e.plugin == "games.openspiel" and e.cls.model.imperfect)
+#: OpenSpiel scores bridge with a double-dummy solver that runs in a child process.
+PARAMS = [pytest.param(n, marks=pytest.mark.processes) if n == "openspiel.bridge" else n for n in NAMES]
 
 # open-spiel 2.0.2 (pyspiel.registered_games(), each loaded at its default settings): its games of
 # two players with hidden information (OpenSpiel's IMPERFECT_INFORMATION, sequential) ...
@@ -131,7 +133,7 @@ def replay_in_openspiel(game, texts):
     return state
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PARAMS)
 def test_a_random_game_through_the_referee_pays_what_openspiel_pays(name):
     game = REGISTRY.game(name)
     record = play_game(game, [Uniform() for _ in range(game.model.players)], seed=7, trusted=True)
@@ -146,7 +148,7 @@ def test_a_random_game_through_the_referee_pays_what_openspiel_pays(name):
     assert not game.model.simultaneous or joint  # the seats' parts of joint moves are recorded
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PARAMS)
 def test_texts_need_no_position_and_read_back(name):
     # Two seeded random playouts of at most 150 plies: every seat's legal moves have texts of one
     # word each, none shared, read back by parse_move alone. Where the module says OpenSpiel's
@@ -183,7 +185,7 @@ def test_texts_need_no_position_and_read_back(name):
             plies += 1
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if REGISTRY.games[n].cls.model.hidden])
+@pytest.mark.parametrize("name", [p for p, n in zip(PARAMS, NAMES) if REGISTRY.games[n].cls.model.hidden])
 def test_what_every_seat_sees(name):
     # In the games of PUBLIC_ACTIONS every other seat's information state (or observation, where
     # OpenSpiel has none) tells every legal move apart once it is made: the move is public, and
@@ -288,6 +290,7 @@ def test_joint_moves_and_the_seats_that_act():
     assert "move at once" in game.render(state) and game.public_text(state, 50) == "Bid:50"
 
 
+@pytest.mark.processes
 def test_a_bot_of_its_own_process_plays_from_texts():
     # The host rebuilds the view from text: the legal moves with parse_move alone where the game
     # hides information (Leduc poker); in a game of simultaneous moves that hides nothing

@@ -53,6 +53,7 @@ def test_quoridors_seats_are_numbered_in_turn_order():
         assert game.utilities(state) == (returns[0], returns[2], returns[1], returns[3])
 
 
+@pytest.mark.processes
 def test_a_three_seat_chance_game_draws_each_seats_dice_alike_over_a_rounds_seatings(tmp_path, capsys):
     """A round of a table is a block of seatings (every bot in every seat once); the k-th
     draw of seat s's stream is the same in each of its games, whoever sits there."""

@@ -41,7 +41,7 @@ def test_perft(game, depth):
     assert perft(game, game.initial_state(), depth) == PERFT[depth]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="perft 9 is the first depth with passes: 3,005,288 positions")
 def test_perft_depth_9_first_passes(game):
     # Same source; depth 9 is the first where passes occur.
     assert perft(game, game.initial_state(), 9) == 3005288

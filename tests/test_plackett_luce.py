@@ -187,6 +187,7 @@ def coverage(seed, tie, replicates=200, bots=8, games=60):
     return ({k: v / (replicates * bots) for k, v in holds.items()}, {k: float(np.std(v)) for k, v in z.items()})
 
 
+@pytest.mark.slow(reason="coverage of intervals over simulated tournaments")
 def test_intervals_hold_the_truth_on_strict_rankings():
     # 1,600 intervals (200 tournaments of 60 games, 8 bots): the Monte Carlo se of the share is
     # about 0.6%; tolerance 95 +/- 2.5%, and the se within 10% of the errors' spread.
@@ -196,6 +197,7 @@ def test_intervals_hold_the_truth_on_strict_rankings():
     assert 0.9 <= spread[True] <= 1.1, spread
 
 
+@pytest.mark.slow(reason="coverage of intervals over simulated tournaments")
 def test_ties_narrow_the_intervals_and_they_still_hold():
     # about 3/4 of the games hold a tie; the dispersion is near 0.8 and the intervals hold
     # (measured at seed 12: 94.9%, errors / se 1.00; seeds 20-25: 94.6-95.8%). Without it the

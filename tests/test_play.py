@@ -28,6 +28,7 @@ def arena(*argv, stdin="", timeout=120):
     )
 
 
+@pytest.mark.processes
 def test_play_takes_the_tournament_default_budget(capsys, monkeypatch):
     # iterative has no depth limit of its own: without a budget it would search until the watchdog
     started = time.monotonic()
@@ -41,6 +42,7 @@ def test_play_takes_the_tournament_default_budget(capsys, monkeypatch):
     assert code == 0 and "(budget nodes=123, seed 1)" in out
 
 
+@pytest.mark.processes
 def test_bots_take_names_and_budgets_as_in_a_tournament(capsys):
     code, out, err = run(
         capsys, "play", "tictactoe", "--bot", "ab=alphabeta:depth=4@nodes=50", "--bot", "greedy", "--seed", "2"
@@ -76,6 +78,7 @@ def test_which_bots_nothing_bounds(spec, budget, expected):
     assert unbounded(get_registry(entry_points=False).bot(spec), budget) is expected
 
 
+@pytest.mark.processes
 def test_a_bot_nothing_bounds_is_a_warning_up_front(capsys):
     code, out, err = run(
         capsys, "play", "nim:heaps=1,2", "--bot", "minimax:depth=none", "--bot", "random", "--budget", "none", "--seed", "1"
@@ -91,6 +94,7 @@ def test_a_bot_nothing_bounds_is_a_warning_up_front(capsys):
     assert code == 0 and err == ""
 
 
+@pytest.mark.processes
 def test_the_watchdog_stops_a_move_without_a_time_budget(capsys):
     started = time.monotonic()
     code, out, err = run(
@@ -113,6 +117,7 @@ def test_move_lines_count_nodes_and_never_print_minus_zero():
     assert move_line(MoveRecord(0, 0, "b2", 2, 0.0), "ab") == "move 1: ab plays b2  (2 nodes, 0.000s)"  # arena show
 
 
+@pytest.mark.processes
 def test_players_are_named_by_the_game(capsys):
     code, out, err = run(capsys, "play", "othello:size=4", "--bot", "random", "--bot", "random", "--seed", "5")
     assert code == 0, err
@@ -123,6 +128,7 @@ def test_players_are_named_by_the_game(capsys):
     assert "first" not in out and "second" not in out
 
 
+@pytest.mark.processes
 def test_a_person_can_ask_for_help_and_resign():
     proc = arena("play", "tictactoe", "--bot", "human", "--bot", "alphabeta:depth=9", "--budget", "none", "--seed", "1",
                  stdin="help\nb2\nresign\n")
@@ -132,6 +138,7 @@ def test_a_person_can_ask_for_help_and_resign():
     assert "Traceback" not in proc.stderr + proc.stdout
 
 
+@pytest.mark.processes
 def test_a_person_who_quits_loses_and_sees_the_board_under_quiet():
     proc = arena("play", "tictactoe", "--bot", "alphabeta:depth=2", "--bot", "human", "--seed", "1", "--quiet", stdin="a1\nQUIT\n")
     assert proc.returncode == 0, proc.stderr

@@ -6,6 +6,8 @@ import sys
 import types
 from pathlib import Path
 
+import pytest
+
 from arena import Bot, get_registry, hookimpl
 from tests.plugins import clashing, duplicate
 
@@ -51,6 +53,7 @@ def _entry_point_dir(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.processes
 def test_an_installed_clashing_plugin_is_one_warning_and_every_command_still_works(tmp_path):
     path = os.pathsep.join([str(_entry_point_dir(tmp_path)), str(ROOT)])
     env = {**os.environ, "PYTHONPATH": path}

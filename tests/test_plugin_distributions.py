@@ -127,6 +127,7 @@ def test_the_hidden_files_are_the_other_plugins_only(site):
     assert site.alpha not in sys.modules and site.beta not in sys.modules  # found, never imported
 
 
+@pytest.mark.processes
 def test_without_the_sandbox_each_plugin_reads_the_other(site):
     assert site.run() == 0
     games = results.load(str(site.db)).games
@@ -134,6 +135,7 @@ def test_without_the_sandbox_each_plugin_reads_the_other(site):
     assert all("read the other plugin's" in m for m in games.message)
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_under_the_sandbox_no_plugin_reads_the_other_and_the_games_are_normal(site):
     assert site.run("--sandbox") == 0
@@ -141,6 +143,7 @@ def test_under_the_sandbox_no_plugin_reads_the_other_and_the_games_are_normal(si
     assert list(games.termination) == ["normal", "normal"], list(games.message)
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_each_probe_sees_no_other_plugin_distribution(site):
     registry = sandboxed_registry("tictactoe", ["alpha", "beta"])
@@ -149,6 +152,7 @@ def test_each_probe_sees_no_other_plugin_distribution(site):
         assert registry.bot_class(bot).describe()["description"] == "saw at import: []"
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_a_masked_folder_is_empty_and_a_masked_module_unreadable_a_library_readable(site):
     script = (f"import os; print(os.listdir({str(site.root / site.alpha)!r}));"

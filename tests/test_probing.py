@@ -115,6 +115,7 @@ def nosy(tmp_path, monkeypatch):
     out.server.close()
 
 
+@pytest.mark.processes
 def test_without_the_sandbox_the_plugin_reaches_out_at_import_and_in_its_constructor(nosy):
     module = nosy.module()
     assert nosy.run("--plugin", module, "--bot", "nosy", "--bot", "random") == 0
@@ -122,6 +123,7 @@ def test_without_the_sandbox_the_plugin_reaches_out_at_import_and_in_its_constru
     assert "import" in written and "init" in written and connections >= 2
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_in_a_sandboxed_run_the_plugin_never_runs_outside_a_sandbox(nosy):
     module = nosy.module()
@@ -132,6 +134,7 @@ def test_in_a_sandboxed_run_the_plugin_never_runs_outside_a_sandbox(nosy):
     assert list(games.termination) == ["normal", "normal"] and set(games.first) == {"nosy", "random"}
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_run_tournament_of_a_sandboxed_config_probes_the_plugins_itself(nosy):
     module = nosy.module()
@@ -143,6 +146,7 @@ def test_run_tournament_of_a_sandboxed_config_probes_the_plugins_itself(nosy):
     assert module not in sys.modules
 
 
+@pytest.mark.processes
 @needs_bwrap
 @pytest.mark.parametrize("command", ["sprt", "play"])
 def test_sprt_and_play_take_the_same_path(nosy, command, capsys):
@@ -159,6 +163,7 @@ def test_sprt_and_play_take_the_same_path(nosy, command, capsys):
         assert "result " in capsys.readouterr().out
 
 
+@pytest.mark.processes
 @needs_bwrap
 @pytest.mark.parametrize("bot, says", [
     ("nosy-typo", "unknown bot 'nosy-typo'; did you mean 'nosy'? (arena bots lists them)"),
@@ -176,6 +181,7 @@ def test_a_bad_bot_is_the_same_one_line_with_and_without_the_sandbox(nosy, capsy
     assert not nosy.db.exists()
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_a_failing_constructor_loses_its_games_as_crashes_in_both_modes(nosy):
     module = nosy.module()
@@ -187,6 +193,7 @@ def test_a_failing_constructor_loses_its_games_as_crashes_in_both_modes(nosy):
         assert all("nosy constructor failed" in m for m in games.message)
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_a_plugin_that_fails_to_import_in_its_sandbox_is_one_line(nosy, capsys):
     (nosy.folder / "broken_plugin.py").write_text("raise RuntimeError('boom at import')\n")
@@ -198,6 +205,7 @@ def test_a_plugin_that_fails_to_import_in_its_sandbox_is_one_line(nosy, capsys):
         assert capsys.readouterr().err == "arena: error: cannot import plugin module 'no_such_plugin': No module named 'no_such_plugin'\n"
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_each_plugin_is_probed_in_a_sandbox_that_shows_no_other_plugin(nosy):
     other = nosy.module("other")
@@ -210,6 +218,7 @@ def test_each_plugin_is_probed_in_a_sandbox_that_shows_no_other_plugin(nosy):
     assert importlib.import_module(mine).SAW_OTHER is True
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_a_third_party_game_is_loaded_by_the_runner_and_its_bots_probed(nosy, capsys):
     (nosy.folder / f"game_{nosy.tag}.py").write_text(textwrap.dedent('''
@@ -233,6 +242,7 @@ def test_a_third_party_game_is_loaded_by_the_runner_and_its_bots_probed(nosy, ca
     assert list(results.load(str(nosy.db)).games.termination) == ["normal", "normal"]
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_probing_costs_a_sandboxed_process_start_per_plugin_in_parallel(nosy, capsys):
     # the extra set-up cost of a sandboxed run with 2 and 8 plugin bots, each in a module of its own
@@ -262,6 +272,7 @@ def test_validate_refuses_to_build_a_third_party_bot_of_a_sandboxed_config_from_
     assert nosy.reached() == ([], 0)
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_a_sandboxed_ladder_never_runs_a_plugin_outside_a_sandbox_even_for_a_bot_added_later(nosy):
     first, later = nosy.module("nosy"), nosy.module("nosy-late")
@@ -276,6 +287,7 @@ def test_a_sandboxed_ladder_never_runs_a_plugin_outside_a_sandbox_even_for_a_bot
     assert set(games.termination) == {"normal"} and {"n", "m"} <= set(games.first) | set(games.second)
 
 
+@pytest.mark.processes
 def test_without_the_sandbox_the_same_ladder_reaches_out(nosy):
     module = nosy.module()
     assert main(["ladder", str(nosy.db), "--game", "tictactoe", "--budget", "nodes=50", "--plugin", module,

@@ -4,6 +4,8 @@ an interruption, and every drop told as the run goes (tests/plugins/graded.py: s
 import re
 import sqlite3
 
+import pytest
+
 import results
 from arena import get_registry
 from arena.budget import Budget
@@ -33,6 +35,12 @@ def _race(db, jobs=1, watch=None):
     return result, games[COLUMNS].sort_values("game_id").reset_index(drop=True), race_table(games, stored)
 
 
+@pytest.fixture(scope="module")
+def whole_race(tmp_path_factory):
+    """The race played once, whole, in this process: what the interrupted and killed runs must come back to."""
+    return _race(tmp_path_factory.mktemp("race") / "whole.db")
+
+
 def _outcome(table):
     """Who won, and who was dropped when and why."""
     dropped = table[table.status == "dropped"]
@@ -40,6 +48,7 @@ def _outcome(table):
             sorted(zip(dropped.index, dropped.after_round, dropped.race_games, dropped.score)))
 
 
+@pytest.mark.processes
 def test_the_same_race_twice_and_on_two_jobs_plays_the_same_games_and_drops(tmp_path):
     _, games, table = _race(tmp_path / "a.db")
     winner, drops = _outcome(table)
@@ -65,8 +74,8 @@ class _Interrupt(RaceWatcher):
         return steps
 
 
-def test_a_race_interrupted_mid_round_resumes_to_the_same_games_drops_and_winner(tmp_path):
-    _, whole, table = _race(tmp_path / "whole.db")
+def test_a_race_interrupted_mid_round_resumes_to_the_same_games_drops_and_winner(tmp_path, whole_race):
+    _, whole, table = whole_race
     # Ctrl-C in the middle of round 4 (games 36-47: six pairings a round until the first drops)
     _Interrupt.STOP = 41
     stopped, part, _ = _race(tmp_path / "r.db", watch=_Interrupt)
@@ -77,8 +86,9 @@ def test_a_race_interrupted_mid_round_resumes_to_the_same_games_drops_and_winner
     assert games.equals(whole) and _outcome(table_again) == _outcome(table)
 
 
-def test_a_race_killed_with_holes_in_its_stored_round_resumes_alike(tmp_path):
-    _, whole, table = _race(tmp_path / "whole.db")
+@pytest.mark.processes
+def test_a_race_killed_with_holes_in_its_stored_round_resumes_alike(tmp_path, whole_race):
+    _, whole, table = whole_race
     _race(tmp_path / "k.db", jobs=2)
     # killed between commits with two jobs: round 4 (games 36-47) stored with gaps, the rest lost
     lost = [37, 40, 41, 44, *range(46, len(whole))]

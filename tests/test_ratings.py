@@ -39,6 +39,7 @@ def pairs_of(results, pairing=0, bots=("A", "B")):
 
 # ---- intervals that hold ------------------------------------------------------------------------
 
+@pytest.mark.slow(reason="coverage of intervals over simulated tournaments")
 @pytest.mark.parametrize("name", ["openings-200-draws-40", "sparse-draws-40", "draws-70"])
 def test_intervals_hold_the_truth_in_a_small_simulation(name):
     # bench/ratings.py at a fixed seed, 150 tournaments: the share of intervals that hold the

@@ -123,7 +123,9 @@ def test_the_tournament_file_the_readme_shows_is_the_one_it_runs():
     assert (ROOT / "examples" / "tournament.toml").read_text() == shown
 
 
-@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.slow(reason="every README command as a new user runs it, in order, each in a process of its own")
+@pytest.mark.timeout(TOURNAMENT_LIMIT + 60)  # its own limit (above) says which command ran long
 @pytest.mark.parametrize("command", commands())
 def test_readme_command_finishes_promptly(command, workdir):
     why = why_skip(command, workdir)
@@ -143,7 +145,8 @@ def test_readme_command_finishes_promptly(command, workdir):
         assert len(result) == 1 and "(normal)" in result[0], proc.stdout[-2000:]
 
 
-@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.slow(reason="reads what every README command wrote (the tests above)")
 def test_what_the_commands_write_is_ignored_by_git(workdir):
     """After the commands above, in their folder: each file they wrote is one git ignores at the
     same place in the repository, so running the README there leaves ``git status`` clean."""
@@ -167,6 +170,7 @@ def test_the_playing_section_states_the_default_budget_and_watchdog():
     assert f"(`--watchdog`, {DEFAULT_SETTINGS['watchdog']:g} s)" in section
 
 
+@pytest.mark.processes
 def test_the_plugin_pyproject_installs_as_written(tmp_path):
     from tests.test_example_plugin import _make_venv, _missing_build_tools, _run
 

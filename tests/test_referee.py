@@ -89,6 +89,16 @@ def test_overrunning_the_time_budget_loses_on_time(reg):
     assert generous.termination is Termination.NORMAL
 
 
+def test_a_move_past_its_time_budget_but_within_the_margin_ends_its_game_normally(reg):
+    # 0.2 s a move under a budget of 0.05 s: lost with a margin of 0.05 s (above), played with one
+    # of 1 s, however loaded the machine (a sleep costs no CPU)
+    game = reg.game("tictactoe")
+    record = play_game(game, [reg.bot("random"), reg.bot("slow:seconds=0.2")], budgets=[Budget(time=0.05)] * 2,
+                       time_margin=1.0)
+    assert record.termination is Termination.NORMAL, record.message
+    assert all(m.seconds > 0.2 for m in record.moves if m.player == 1)
+
+
 def test_a_bot_mutating_nothing_can_change_the_referees_state(reg):
     # states are immutable values: a bot can only build new ones with apply
     game = reg.game("connect4")

@@ -30,6 +30,7 @@ def stored(db):
         con.close()
 
 
+@pytest.mark.processes
 def test_run_prints_the_report_and_stores_the_games(tmp_path, capsys):
     db = tmp_path / "r.db"
     code = main(["run", *SMALL, "--db", str(db), "--name", "small"])
@@ -41,6 +42,7 @@ def test_run_prints_the_report_and_stores_the_games(tmp_path, capsys):
     assert len(stored(db)) == 6
 
 
+@pytest.mark.processes
 def test_run_reports_anchored_ratings_and_refuses_a_malformed_anchor_before_any_game(tmp_path, capsys):
     db = tmp_path / "a.db"
     assert main(["run", *SMALL, "--db", str(db), "--name", "anchored", "--anchor", "random=0"]) == 0
@@ -59,6 +61,7 @@ def test_run_reports_anchored_ratings_and_refuses_a_malformed_anchor_before_any_
     assert not stored(tmp_path / "c.db") and len(table) == 6
 
 
+@pytest.mark.processes
 def test_progress_goes_to_stderr_only(tmp_path):
     db = tmp_path / "p.db"
     args = [a for a in SMALL if a != "--no-progress"]
@@ -68,6 +71,7 @@ def test_progress_goes_to_stderr_only(tmp_path):
     assert "game/s" not in proc.stdout and proc.stdout.startswith("Tournament 'tictactoe-nodes=2000-")
 
 
+@pytest.mark.processes
 def test_toml_file_with_flags_overriding(tmp_path, capsys):
     config = tmp_path / "t.toml"
     config.write_text(
@@ -99,6 +103,7 @@ bots = [
     assert {b["name"]: b["budget"] for b in cfg["bots"]} == {"random": "nodes=100", "perfect": "nodes=100", "greedy": "nodes=5"}
 
 
+@pytest.mark.processes
 def test_sigkill_mid_tournament_then_resume_stores_every_game_once(tmp_path):
     db = tmp_path / "k.db"
     args = [
@@ -122,6 +127,7 @@ def test_sigkill_mid_tournament_then_resume_stores_every_game_once(tmp_path):
     assert all(expected == found for _, expected, found in per_game)  # no partial game
 
 
+@pytest.mark.processes
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     db = tmp_path / "c.db"
     args = [
@@ -147,7 +153,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
 @pytest.fixture
 def finished_db(tmp_path):
     db = tmp_path / "done.db"
-    assert main(["run", *SMALL, "--db", str(db)]) == 0
+    assert main(["run", *SMALL, "--no-isolation", "--db", str(db)]) == 0  # in this process: the reports are the subject
     return db
 
 

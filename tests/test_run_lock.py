@@ -28,6 +28,7 @@ def wait_for_games(db, proc, count, timeout=60):
     assert proc.poll() is None and stored(db) >= count, "the first run must be mid-way"
 
 
+@pytest.mark.processes
 def test_a_second_run_on_a_database_being_written_is_refused_and_readers_are_not(tmp_path):
     db = tmp_path / "r.db"
     first = subprocess.Popen([*ARENA, "run", *LONG, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -59,6 +60,7 @@ def test_a_second_run_on_a_database_being_written_is_refused_and_readers_are_not
     assert not (tmp_path / ("r.db" + RUN_LOCK_SUFFIX)).exists(), "a run removes its lock file"
 
 
+@pytest.mark.processes
 def test_a_run_after_a_sigkilled_one_takes_the_lock_over(tmp_path):
     db = tmp_path / "k.db"
     args = [*ARENA, "run", *LONG, "--db", str(db)]

@@ -186,6 +186,7 @@ def test_preloaded_modules_load_beside_games_played_elsewhere_and_a_broken_one_h
     assert "json.tool" in sys.modules and "no_such_module_here" not in sys.modules
 
 
+@pytest.mark.processes
 def test_only_an_executor_of_worker_processes_plays_elsewhere():
     from arena.execution.executors import LocalExecutor
     from results.rows import game_rows

@@ -130,6 +130,7 @@ def test_legal_games_in_process(spec, name):
             assert any(m.player == seats.index(spec) for m in record.moves)
 
 
+@pytest.mark.processes
 def test_legal_games_isolated():
     pool = HostPool()
     try:

@@ -83,6 +83,7 @@ def test_run_as_root_a_bot_folder_the_account_cannot_read_is_one_line(tmp_path, 
     assert str(folder) in sandbox.wrap(["prog"], sandbox.Sandbox((str(folder),)))
 
 
+@pytest.mark.processes
 @needs_bwrap
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs as root: checks the sandbox's account is unprivileged outside it")
 def test_run_as_root_a_sandboxed_process_is_nobody_outside_with_no_capability():
@@ -119,6 +120,7 @@ def test_a_missing_bwrap_is_one_line_saying_how_to_install_it(monkeypatch):
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.processes
 def test_a_bwrap_that_cannot_start_says_to_enable_user_namespaces(monkeypatch, tmp_path):
     fake = tmp_path / "bwrap"
     fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n")
@@ -129,6 +131,7 @@ def test_a_bwrap_that_cannot_start_says_to_enable_user_namespaces(monkeypatch, t
         sandbox.check()
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_inside_there_is_no_network_no_home_no_working_folder_and_only_scratch_is_writable(tmp_path):
     secret = tmp_path / "secret"
@@ -246,6 +249,7 @@ def hostile(tmp_path, monkeypatch, capsys):
     out.close()
 
 
+@pytest.mark.processes
 def test_without_the_sandbox_every_probe_succeeds(hostile):
     games = hostile.run()
     assert hostile.connections() == 2 and hostile.outside.exists() and len(hostile.signals) == 2
@@ -257,6 +261,7 @@ def test_without_the_sandbox_every_probe_succeeds(hostile):
     assert "found" in games["litter"][1][1] and "from an earlier game" in games["litter"][1][1]
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_in_the_sandbox_every_probe_fails_and_every_game_is_normal(hostile):
     games = hostile.run("--sandbox")
@@ -276,6 +281,7 @@ def results_config(db: Path) -> str:
         return json.dumps(store.tournament(None).config)
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_an_engine_plays_sandboxed_and_a_sandboxed_run_with_no_isolation_is_refused(tmp_path, capsys):
     engine = f"engine:cmd={sys.executable} {Path(__file__).parent / 'engines' / 'random_engine.py'}"
@@ -311,6 +317,7 @@ def test_a_python_under_tmp_stays_visible_over_the_scratch_folder(monkeypatch, t
     assert argv[tmp + 3] == "/tmp" and pairs.index(("--ro-bind", venv, venv)) > tmp  # later mounts win
 
 
+@pytest.mark.processes
 @needs_bwrap
 def test_no_sandboxed_process_reaches_a_keyring():
     """The kernel's keyrings are per user, not per sandbox: a bot could keep data there from

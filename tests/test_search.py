@@ -61,7 +61,8 @@ def test_ordered_alphabeta_and_iterative_visit_fewer_nodes(registry):
     assert deepening.depth == 9
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello"])
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", pytest.param(
+    "othello", marks=pytest.mark.slow(reason="minimax to depth 3 from Othello positions: about 4 s"))])
 def test_minimax_and_alphabeta_agree_at_depth_3(registry, name):
     game = registry.game(name)
     rng = random.Random(2026)

@@ -14,8 +14,8 @@ from arena.front.cli import main
 from games.nim import Nim
 from tests.helpers import sandbox_unavailable
 
-MODES = {
-    "in-process": ["--no-isolation"],
+MODES = {  # in this process: the referee's own (one job); the others in worker and bot processes
+    "in-process": ["--no-isolation", "--jobs", "1"],
     "isolated": ["--jobs", "2"],
     "sandboxed": ["--sandbox", "--jobs", "2"],
     "dask": ["--dask", "local", "--jobs", "2"],
@@ -24,13 +24,19 @@ ATTACKS = {
     "illegal": ("illegal", "illegal_move", ("illegal move",)),
     "raises": ("raises", "crash", ("crashed at ply",)),
     # the referee's clock in its own process; an isolated bot's watchdog kills it at the same limit
-    "slow": ("slow:seconds=0.3@time=0.05", "timeout", ("budget 0.05s + margin 0.1s", "took longer than 0.15s")),
+    # (a margin of 0.02 s: in this process the referee waits out each of its 18 moves of 0.08 s)
+    "slow": ("slow:seconds=0.08@time=0.01", "timeout", ("budget 0.01s + margin 0.02s", "took longer than 0.03s")),
 }
 
 
 def mode_param(mode):
     why = sandbox_unavailable() if mode == "sandboxed" else ""
-    return pytest.param(mode, marks=[pytest.mark.skipif(bool(why), reason=why or "bwrap works")], id=mode)
+    marks = [pytest.mark.skipif(bool(why), reason=why or "bwrap works")]
+    if mode != "in-process":
+        marks.append(pytest.mark.processes)
+    if mode == "sandboxed":
+        marks.append(pytest.mark.slow(reason="a sandbox started afresh for each of the hostile bot's 18 games"))
+    return pytest.param(mode, marks=marks, id=mode)
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
@@ -41,7 +47,7 @@ def test_a_hostile_bot_at_three_seat_tables_loses_its_games_and_no_other(tmp_pat
     spec, termination, words = ATTACKS[attack]
     db = tmp_path / "t.db"
     argv = ["run", "--game", "nim:players=3", "--bot", f"bad={spec}", "--bot", "random", "--bot", "greedy",
-            "--bot", "r2=random", "--games", "6", "--openings", "0", "--budget", "nodes=500", "--no-progress",
+            "--bot", "r2=random", "--games", "6", "--openings", "0", "--budget", "nodes=500", "--time-margin", "0.02", "--no-progress",
             "--db", str(db), "--plugin", "tests.plugins.misbehaving", *MODES[mode]]
     assert main(argv) == 0, capsys.readouterr().err
     tables = results.load(db)

@@ -93,6 +93,7 @@ def config(game, bots, games=1, **more) -> TournamentConfig:
                             games_per_pairing=games, opening_plies=0, **more)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("isolate", [False, True], ids=["in-process", "isolated"])
 def test_a_full_table_sits_every_bot_in_every_seat_and_after_every_other(tmp_path, isolate):
     bots = [("r1", "random"), ("g1", "greedy"), ("r2", "random"), ("g2", "greedy")]
@@ -108,6 +109,7 @@ def test_a_full_table_sits_every_bot_in_every_seat_and_after_every_other(tmp_pat
     assert (tables.seats.groupby("game_id")["points"].sum() == 1).all()
 
 
+@pytest.mark.processes
 def test_more_bots_than_seats_meet_at_every_table(tmp_path):
     bots = [(f"b{k}", "random") for k in range(5)]
     result = run_tournament(config("nim:players=3", bots), RunSettings(tmp_path / "t.db", 2, progress=False),
@@ -121,6 +123,7 @@ def test_more_bots_than_seats_meet_at_every_table(tmp_path):
     assert set(sat.values()) == {6 * 2}  # every bot in every seat equally often (6 tables, 2 each)
 
 
+@pytest.mark.processes
 def test_the_games_asked_for_are_rounded_up_to_whole_seating_cycles(tmp_path):
     bots = [("a", "random"), ("b", "random"), ("c", "random")]
     result = run_tournament(config("nim:players=3", bots, games=7), RunSettings(tmp_path / "t.db", 1, progress=False),
@@ -130,6 +133,7 @@ def test_the_games_asked_for_are_rounded_up_to_whole_seating_cycles(tmp_path):
     assert "3 seats a table, 12 games a table: every bot in every seat 4 times" in about.settings()
 
 
+@pytest.mark.processes
 def test_a_gauntlet_seats_each_challenger_with_every_set_of_others(tmp_path):
     bots = [("c", "greedy"), ("a", "random"), ("b", "random"), ("d", "random")]
     cfg = config("nim:players=3", bots, format="gauntlet", challengers=("c",))
@@ -139,6 +143,7 @@ def test_a_gauntlet_seats_each_challenger_with_every_set_of_others(tmp_path):
     assert result.played == 3 * 6 and all("c" in g for g in games) and len(set(games)) == 3
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("fmt, extra", [("swiss", ["--rounds", "3"]), ("race", []), ("sprt", None)])
 def test_formats_that_pair_two_bots_refuse_a_game_of_more_seats_in_one_line(capsys, tmp_path, fmt, extra):
     db = str(tmp_path / "t.db")
@@ -151,6 +156,7 @@ def test_formats_that_pair_two_bots_refuse_a_game_of_more_seats_in_one_line(caps
     assert "has 4 players" in err and "round-robin or gauntlet" in err, err
 
 
+@pytest.mark.processes
 def test_too_few_bots_and_two_player_bots_are_refused_in_one_line(capsys, tmp_path):
     db = str(tmp_path / "t.db")
     code, _, err = run(capsys, "run", "--game", "rolit", "--bot", "random", "--bot", "greedy", "--db", db, "--no-progress")
@@ -161,6 +167,7 @@ def test_too_few_bots_and_two_player_bots_are_refused_in_one_line(capsys, tmp_pa
     assert "bot 'alphabeta' cannot play 'rolit'" in err and "3 players" in err and "use " in err and "maxn" in err, err
 
 
+@pytest.mark.processes
 def test_the_reports_show_points_ranks_seats_and_who_finished_ahead(capsys, tmp_path):
     db = str(tmp_path / "t.db")
     code, out, err = run(capsys, "run", "--game", "nim:players=3", "--bot", "random", "--bot", "greedy",
@@ -192,6 +199,7 @@ def test_the_reports_show_points_ranks_seats_and_who_finished_ahead(capsys, tmp_
     assert code == 0 and out.splitlines()[0].count(" vs ") == 2
 
 
+@pytest.mark.processes
 def test_an_interrupted_run_of_tables_resumes_with_its_leaderboard(tmp_path):
     bots = [("a", "random"), ("b", "greedy"), ("c", "random")]
     settings = RunSettings(tmp_path / "t.db", 1, progress=False)

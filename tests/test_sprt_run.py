@@ -50,6 +50,7 @@ def stronger(tmp_path_factory):
     return db, code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.processes
 def test_a_clearly_stronger_bot_is_accepted_as_better(stronger):
     db, code, out, err = stronger
     assert code == 0, err
@@ -69,6 +70,7 @@ def test_a_clearly_stronger_bot_is_accepted_as_better(stronger):
     assert config["sprt"] == {"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "model": "normalized"}
 
 
+@pytest.mark.processes
 def test_a_bot_against_its_identical_copy_is_not_accepted(tmp_path, capsys):
     db = tmp_path / "i.db"
     code = main(["sprt", "a=alphabeta:depth=2", "b=alphabeta:depth=2", *C4, "--budget", "nodes=300",
@@ -79,6 +81,7 @@ def test_a_bot_against_its_identical_copy_is_not_accepted(tmp_path, capsys):
     assert s["llr"] < s["upper"]
 
 
+@pytest.mark.processes
 def test_the_verdict_and_counts_do_not_depend_on_the_jobs_and_a_rerun_plays_nothing(tmp_path, capsys):
     one, two = tmp_path / "one.db", tmp_path / "two.db"
     assert main(["sprt", *CLOSE, "--db", str(one), "--jobs", "1"]) == 0
@@ -93,6 +96,7 @@ def test_the_verdict_and_counts_do_not_depend_on_the_jobs_and_a_rerun_plays_noth
     assert "0 played now" in out and stored(two) == before and counted(summary(two)) == counted(second)
 
 
+@pytest.mark.processes
 def test_resume_after_sigkill_gives_the_same_verdict_and_counts(tmp_path):
     whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
     args = [*ARENA, "sprt", *CLOSE, "--jobs", "2"]
@@ -166,6 +170,7 @@ def _uncounted(text: str, pattern: str) -> int:
     return int(found[0].replace(",", "")) if found else 0
 
 
+@pytest.mark.processes
 def test_a_stopped_sprt_and_its_report_name_the_same_uncounted_games(stronger):
     db, code, out, err = stronger
     assert code == 0, err
@@ -201,6 +206,7 @@ def test_bad_settings_are_one_line_and_exit_2(tmp_path, capsys, flags, message):
     assert not (tmp_path / "v.db").exists()
 
 
+@pytest.mark.processes
 def test_bots_must_be_two_and_distinctly_named(tmp_path, capsys):
     assert main(["sprt", "random", "--db", str(tmp_path / "v.db")]) == 2
     assert "takes NEW and BASE" in capsys.readouterr().err
@@ -208,6 +214,7 @@ def test_bots_must_be_two_and_distinctly_named(tmp_path, capsys):
     assert "bot name 'random' is used twice" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 def test_settings_from_a_toml_file(tmp_path, capsys):
     path = tmp_path / "sprt.toml"
     db = tmp_path / "t.db"
@@ -225,6 +232,7 @@ def test_settings_from_a_toml_file(tmp_path, capsys):
     assert "unknown setting 'games'" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 def test_report_json_and_csv_carry_the_numbers(tmp_path, capsys):
     db = tmp_path / "r.db"
     assert main(["sprt", *CLOSE, "--db", str(db), "--jobs", "2"]) == 0
@@ -250,6 +258,7 @@ def test_report_json_and_csv_carry_the_numbers(tmp_path, capsys):
     assert "# sprt\n" in csv and ",inconclusive," in csv and "WL+DD" in csv
 
 
+@pytest.mark.processes
 def test_report_pairs_of_a_round_robin(tmp_path, capsys):
     db = tmp_path / "rr.db"
     assert main(["run", "--game", "tictactoe", "--bot", "random", "--bot", "alphabeta:depth=9", "--bot", "greedy",
@@ -266,6 +275,7 @@ def test_report_pairs_of_a_round_robin(tmp_path, capsys):
     assert [p["LL"] + p["LD"] + p["WL+DD"] + p["WD"] + p["WW"] for p in data["pairs"]] == [3, 3, 3]
 
 
+@pytest.mark.processes
 def test_html_at_the_end_shows_the_verdict_the_command_printed(tmp_path, capsys):
     pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
     db, page = tmp_path / "s.db", tmp_path / "sprt.html"
@@ -281,6 +291,7 @@ def test_html_at_the_end_shows_the_verdict_the_command_printed(tmp_path, capsys)
     assert f"LLR <strong>{s['llr']:.2f}</strong>" in text
 
 
+@pytest.mark.processes
 def test_the_report_heading_names_the_roles_and_the_most_games(tmp_path, capsys):
     db = tmp_path / "s.db"
     assert main(["sprt", "new=alphabeta:depth=2", "base=random", *C4, "--budget", "nodes=200", "--max-games", "4",
@@ -290,6 +301,7 @@ def test_the_report_heading_names_the_roles_and_the_most_games(tmp_path, capsys)
     assert "SPRT new against base: " in out  # names that say their role are not repeated
 
 
+@pytest.mark.processes
 def test_arena_list_does_not_call_a_decided_sprt_partial(tmp_path, capsys):
     db = tmp_path / "s.db"
     assert main(["sprt", "alphabeta:depth=4", "alphabeta:depth=1", *C4, "--budget", "nodes=1000",

@@ -89,6 +89,7 @@ def rerun_completes(args, db, total):
 # Disk full
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_file_size_limit_stops_the_run_with_a_clear_line_and_a_sound_database(tmp_path, jobs):
     """A real EFBIG: the child's file-size limit is capped (CPython ignores SIGXFSZ).
@@ -153,6 +154,7 @@ def _can_mount_tmpfs() -> bool:
     return probe.returncode == 0
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not _can_mount_tmpfs(), reason="needs root and unshare to mount a small private tmpfs")
 def test_a_full_disk_for_real_stops_the_run_with_a_clear_line(tmp_path):
     """ENOSPC on a 112 kB tmpfs in a private mount namespace: SQLite reports SQLITE_FULL.
@@ -334,6 +336,7 @@ def lock_mid_run(db, args, env, hold):
     return proc, at_lock
 
 
+@pytest.mark.processes
 def test_a_run_waits_for_a_lock_released_within_the_window(tmp_path):
     db = tmp_path / "l.db"
     args = [*ARENA, *CONNECT4, "--db", str(db)]
@@ -344,6 +347,7 @@ def test_a_run_waits_for_a_lock_released_within_the_window(tmp_path):
     assert assert_consistent(db) == list(range(CONNECT4_GAMES))
 
 
+@pytest.mark.processes
 def test_a_run_stops_cleanly_when_the_lock_is_held_past_the_window(tmp_path):
     db = tmp_path / "l.db"
     args = [*ARENA, *CONNECT4, "--db", str(db)]
@@ -366,6 +370,7 @@ def test_a_run_stops_cleanly_when_the_lock_is_held_past_the_window(tmp_path):
 # Readers
 
 
+@pytest.mark.processes
 def test_a_report_reads_while_a_tournament_writes(tmp_path):
     db = tmp_path / "r.db"
     proc = subprocess.Popen([*ARENA, *CONNECT4, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -386,6 +391,7 @@ def test_a_report_reads_while_a_tournament_writes(tmp_path):
     assert len(results.load(db).games) == CONNECT4_GAMES
 
 
+@pytest.mark.processes
 def test_an_open_read_transaction_does_not_block_the_writer(tmp_path, monkeypatch):
     monkeypatch.setattr(sqlite_module, "LOCK_TIMEOUT", 2)  # a blocked writer would fail fast
     db = tmp_path / "w.db"

@@ -182,6 +182,7 @@ def test_the_policy_bot_loses_where_its_file_lacks_a_state(registry, tmp_path):
         bot.policy(game, View(0, "", ("K", ""), ("p", "b"), ("?", "?")))
 
 
+@pytest.mark.processes
 def test_the_policy_bot_plays_isolated_from_an_absolute_path(registry, tmp_path):
     from arena.execution.isolation import HostPool, RemoteBot
 

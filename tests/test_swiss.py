@@ -61,6 +61,7 @@ def test_swiss_pairs_near_scores_without_rematches_and_gives_byes_to_the_bottom(
     assert again.pair(0) == Swiss([f"b{k}" for k in range(7)], seed=3).pair(0)
 
 
+@pytest.mark.processes
 def test_swiss_of_64_graded_bots_ranks_them_with_a_seventh_of_a_round_robins_games(tmp_path):
     ps = [k / 63 for k in range(64)]
     bots = _field(ps)
@@ -74,6 +75,7 @@ def test_swiss_of_64_graded_bots_ranks_them_with_a_seventh_of_a_round_robins_gam
     assert (table["points"].diff().dropna() <= 0).all() and table["buchholz"].notna().all()
 
 
+@pytest.mark.processes
 def test_swiss_is_deterministic_and_resumes_to_the_same_games(tmp_path):
     bots = _field([0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 0.5])
     _, whole, _ = _run(tmp_path / "a.db", bots, format="swiss", rounds=3)
@@ -97,6 +99,7 @@ def test_holm_and_the_sign_test():
     assert holm([0.01, 0.02, 0.03], 0.05) == [True, True, True]
 
 
+@pytest.mark.processes
 def test_race_finds_the_clearly_best_of_16_with_under_30_percent_of_a_round_robins_games(tmp_path):
     ps = [1.0] + [0.3 * k / 14 for k in range(15)]
     bots = _field(ps)
@@ -145,6 +148,7 @@ def test_byes_go_round_the_field_before_any_bot_has_a_second():
     assert counts == [1, 1, 2, 2, 2] and sum(swiss.points.values()) == 8 * 2 * 2 + 8
 
 
+@pytest.mark.alone
 def test_pairing_a_round_costs_about_the_same_per_bot_in_a_field_of_64_and_of_512(monkeypatch):
     import random
     import time

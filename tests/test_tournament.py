@@ -41,6 +41,7 @@ def run(config, tmp_path, jobs=1, dask=None, db="t.db"):
     return run_tournament(config, settings, registry=REGISTRY)
 
 
+@pytest.mark.processes
 def test_round_robin_on_tictactoe(tmp_path):
     config = tictactoe_config(games_per_pairing=8)
     result = run(config, tmp_path)
@@ -126,6 +127,7 @@ def test_bad_tournaments_are_refused(changes, message):
     assert message in str(info.value)
 
 
+@pytest.mark.processes
 def test_rerun_resumes_and_never_stores_a_game_twice(tmp_path):
     config = tictactoe_config(games_per_pairing=2)
     first = run(config, tmp_path)
@@ -143,6 +145,7 @@ def test_rerun_resumes_and_never_stores_a_game_twice(tmp_path):
     assert nothing.played == 0 and nothing.complete
 
 
+@pytest.mark.processes
 def test_a_changed_config_under_the_same_name_is_refused(tmp_path):
     run(tictactoe_config(games_per_pairing=2), tmp_path)
     with pytest.raises(ConfigMismatch) as info:
@@ -162,6 +165,7 @@ def _games_and_moves(path, name="ttt"):
     return games[keep].to_dict("records"), moves.to_dict("records")
 
 
+@pytest.mark.processes
 def test_same_games_with_one_job_two_jobs_and_a_dask_cluster(tmp_path):
     pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
     config = tictactoe_config(games_per_pairing=2, bots=FIELD[1:], budget=Budget(nodes=200))
@@ -174,6 +178,7 @@ def test_same_games_with_one_job_two_jobs_and_a_dask_cluster(tmp_path):
     assert _games_and_moves(tmp_path / "dask.db") == one
 
 
+@pytest.mark.processes
 def test_a_running_dask_scheduler_by_address(tmp_path):
     distributed = pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
     config = tictactoe_config(games_per_pairing=2, bots=FIELD[:3], budget=Budget(nodes=100))
@@ -190,6 +195,7 @@ def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path, monkeypatch)
         run(tictactoe_config(games_per_pairing=2), tmp_path, dask="tcp://127.0.0.1:9")
 
 
+@pytest.mark.processes
 def test_a_run_checks_its_settings_and_builds_each_bot_once(tmp_path, monkeypatch):
     built = Tally()
     original = REGISTRY.bot_class

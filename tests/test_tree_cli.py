@@ -184,73 +184,85 @@ def test_svg_draws_every_node_pruned_stub_and_the_principal_variation(capsys, tm
     assert "path: a b (ply 2, max)" in out.read_text()  # the hover text
 
 
-def test_every_game_and_search_bot_can_be_drawn(capsys, tmp_path):
+GAMES = list(get_registry(entry_points=False).games)
+
+
+def test_most_games_can_be_loaded_here():
     registry = get_registry(entry_points=False)
     skipped = []
     for name in registry.games:
         try:
-            game = registry.game(name)
+            registry.game(name)
         except Exception as exc:  # an optional package missing (chess, OpenSpiel)
             skipped.append(f"{name}: {exc}")
-            continue
-        moves, state = [], game.initial_state()
-        if game.model.imperfect:  # bots handed views: no search tree of a state to draw
-            code, _, err = run(capsys, "tree", name, "--bot", "alphabeta:depth=2")
-            assert code == 2 and err.count("\n") == 1 and "it plays games without" in err, (name, err)
-            continue
-        if game.model.chance and game.to_move(state) < 0:  # backgammon's first roll: outcomes drawn
-            code, _, err = run(capsys, "tree", name, "--bot", "star1")
-            assert code == 2 and "is a chance node: no bot moves there; add an outcome to --moves" in err
-            assert err.count("\n") == 1 and len(err) < 400
-        # on to a position where a player has a choice: outcomes drawn (seeded), the only move played
-        rng = random.Random(1)
-        while game.model.chance and (game.to_move(state) < 0 or len(game.legal_moves(state)) == 1):
-            if game.to_move(state) < 0:
-                outcomes, weights = zip(*game.chance_outcomes(state))
-                move = rng.choices(outcomes, weights)[0]
-            else:
-                move = game.legal_moves(state)[0]
-            moves.append(game.move_text(state, move))
-            state = game.apply(state, move)
-            assert len(moves) < 1000 and not game.is_terminal(state), name
-        if game.model.features - {"chance"}:  # more seats, or not zero-sum: the two-player searches refuse it
-            for spec in ("alphabeta:depth=2", "expectimax:depth=2"):
-                code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=100", "--moves", *moves)
-                assert code == 2 and err.count("\n") == 1 and "players" in err, (name, spec, err)
-            if game.model.players > 2:  # the n-seat searches draw it: max^n's vectors, paranoid's and brs's values
-                specs = ["maxn:max_depth=2", "paranoid:max_depth=2"] + (["brs:max_depth=2"] if pass_hook(game) else [])
-                for spec in specs:
-                    for fmt in ("svg", "text"):
-                        code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=300", "--as", fmt,
-                                             "--moves", *moves)
-                        assert code == 0, (name, spec, fmt, err)
-                        if fmt == "svg":
-                            assert drawn(out)["node"] >= 1
-                            continue
-                        assert f"{spec} on {name}" in out and "\nroot  " in out, (name, spec)
-                        seats = game.player_name(game.to_move(state))
-                        if spec.startswith("maxn"):  # the root's vector, the seat to move's entry marked
-                            assert re.search(rf"\nroot  {re.escape(seats)}  \(.*\*", out), (name, out)
-                        else:
-                            assert f"\nroot  max {seats}  " in out, (name, out)
-            continue
-        for spec in ("alphabeta:depth=2", "iterative:max_depth=2", "minimax:depth=1", "solver"):
-            budget = "nodes=100"
-            code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", budget, "--format", "svg",
-                                 "--moves", *moves)
-            if game.model.chance:  # searches for games without chance only: refused in one line; the
-                # solver solves a chance game by value iteration: no search tree to draw
-                words = "no search tree" if spec == "solver" else "plays games without chance"
-                assert code == 2 and err.count("\n") == 1 and words in err, (name, spec, err)
-                continue
-            assert code == 0, (name, spec, err)
-            assert drawn(out)["node"] >= 1
-        for spec in ("expectimax:depth=2", "star1:depth=2", "star2:depth=3"):  # every game, with chance or not
-            code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=300", "--format", "svg",
-                                 "--moves", *moves)
-            assert code == 0, (name, spec, err)
-            assert drawn(out)["node"] >= 1
     assert len(skipped) < len(registry.games)
+
+
+@pytest.mark.parametrize("name", [  # a test a game: each small, and spread over the workers of a parallel run
+    pytest.param(n, marks=pytest.mark.slow(reason="yacht's every roll is a chance node of 7,776 outcomes")) if n == "openspiel.yacht" else n for n in GAMES])
+def test_every_game_and_search_bot_can_be_drawn(capsys, tmp_path, name):
+    registry = get_registry(entry_points=False)
+    try:
+        game = registry.game(name)
+    except Exception as exc:  # an optional package missing (chess, OpenSpiel)
+        pytest.skip(f"{name}: {exc}")
+    moves, state = [], game.initial_state()
+    if game.model.imperfect:  # bots handed views: no search tree of a state to draw
+        code, _, err = run(capsys, "tree", name, "--bot", "alphabeta:depth=2")
+        assert code == 2 and err.count("\n") == 1 and "it plays games without" in err, (name, err)
+        return
+    if game.model.chance and game.to_move(state) < 0:  # backgammon's first roll: outcomes drawn
+        code, _, err = run(capsys, "tree", name, "--bot", "star1")
+        assert code == 2 and "is a chance node: no bot moves there; add an outcome to --moves" in err
+        assert err.count("\n") == 1 and len(err) < 400
+    # on to a position where a player has a choice: outcomes drawn (seeded), the only move played
+    rng = random.Random(1)
+    while game.model.chance and (game.to_move(state) < 0 or len(game.legal_moves(state)) == 1):
+        if game.to_move(state) < 0:
+            outcomes, weights = zip(*game.chance_outcomes(state))
+            move = rng.choices(outcomes, weights)[0]
+        else:
+            move = game.legal_moves(state)[0]
+        moves.append(game.move_text(state, move))
+        state = game.apply(state, move)
+        assert len(moves) < 1000 and not game.is_terminal(state), name
+    if game.model.features - {"chance"}:  # more seats, or not zero-sum: the two-player searches refuse it
+        for spec in ("alphabeta:depth=2", "expectimax:depth=2"):
+            code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=100", "--moves", *moves)
+            assert code == 2 and err.count("\n") == 1 and "players" in err, (name, spec, err)
+        if game.model.players > 2:  # the n-seat searches draw it: max^n's vectors, paranoid's and brs's values
+            specs = ["maxn:max_depth=2", "paranoid:max_depth=2"] + (["brs:max_depth=2"] if pass_hook(game) else [])
+            for spec in specs:
+                for fmt in ("svg", "text"):
+                    code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=300", "--as", fmt,
+                                         "--moves", *moves)
+                    assert code == 0, (name, spec, fmt, err)
+                    if fmt == "svg":
+                        assert drawn(out)["node"] >= 1
+                        continue
+                    assert f"{spec} on {name}" in out and "\nroot  " in out, (name, spec)
+                    seats = game.player_name(game.to_move(state))
+                    if spec.startswith("maxn"):  # the root's vector, the seat to move's entry marked
+                        assert re.search(rf"\nroot  {re.escape(seats)}  \(.*\*", out), (name, out)
+                    else:
+                        assert f"\nroot  max {seats}  " in out, (name, out)
+        return
+    for spec in ("alphabeta:depth=2", "iterative:max_depth=2", "minimax:depth=1", "solver"):
+        budget = "nodes=100"
+        code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", budget, "--format", "svg",
+                             "--moves", *moves)
+        if game.model.chance:  # searches for games without chance only: refused in one line; the
+            # solver solves a chance game by value iteration: no search tree to draw
+            words = "no search tree" if spec == "solver" else "plays games without chance"
+            assert code == 2 and err.count("\n") == 1 and words in err, (name, spec, err)
+            continue
+        assert code == 0, (name, spec, err)
+        assert drawn(out)["node"] >= 1
+    for spec in ("expectimax:depth=2", "star1:depth=2", "star2:depth=3"):  # every game, with chance or not
+        code, out, err = run(capsys, "tree", name, "--bot", spec, "--budget", "nodes=300", "--format", "svg",
+                             "--moves", *moves)
+        assert code == 0, (name, spec, err)
+        assert drawn(out)["node"] >= 1
 
 
 def test_a_plugin_game_can_be_drawn(capsys, tmp_path, monkeypatch):
@@ -289,6 +301,7 @@ def browser():
     return webdriver.Chrome(service=Service(driver_path), options=options)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("fmt", ["html", "svg"])
 def test_the_figure_opens_in_chromium(capsys, tmp_path, fmt):
     out = tmp_path / f"bois.{fmt}"

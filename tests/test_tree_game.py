@@ -320,6 +320,7 @@ def test_malformed_specs_give_one_clear_line(spec, message, capsys):
     assert err.count("\n") == 1 and err.startswith("arena: error: ") and not out
 
 
+@pytest.mark.processes
 def test_cli_plays_a_tree():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     argv = ["play", "tree:example=bois", "--bot", "minimax", "--bot", "alphabeta", "--seed", "1"]

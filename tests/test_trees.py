@@ -45,6 +45,7 @@ def run(tmp_path, mode: str, bots: dict, *flags) -> dict:
     return out
 
 
+@pytest.mark.processes
 @needs_cgroups
 @pytest.mark.parametrize("mode", list(MODES))
 def test_a_bots_children_share_its_memory_and_its_process_count(tmp_path, mode):
@@ -63,6 +64,7 @@ def test_a_bots_children_share_its_memory_and_its_process_count(tmp_path, mode):
         assert pids and all(gone(p) for p in pids), "a forked child outlived the run"
 
 
+@pytest.mark.processes
 @needs_cgroups
 @pytest.mark.parametrize("mode", ["isolated", "dask"])
 def test_a_daemon_a_python_bot_leaves_does_not_outlive_the_run(tmp_path, mode):
@@ -84,6 +86,7 @@ def no_cgroups(monkeypatch):
 # where no cgroup can be had: the tree found in /proc, capped by a supervising thread
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", ["isolated", "sandboxed"])
 def test_without_cgroups_a_fork_bomb_is_killed_past_the_task_cap_and_nothing_it_forked_is_left(tmp_path, mode, no_cgroups):
     skip_unless(mode)
@@ -101,6 +104,8 @@ def test_without_cgroups_a_fork_bomb_is_killed_past_the_task_cap_and_nothing_it_
         assert len(daemons) == 2 and all(gone(p) for p in daemons), "a daemonized grandchild outlived the run"
 
 
+@pytest.mark.alone
+@pytest.mark.processes
 def test_without_cgroups_a_trees_cpu_time_is_read_from_each_process_clock(tmp_path, no_cgroups):
     seen = cpu_per_move(tmp_path, "isolated")
     burn_cpu, _ = seen["burn"]
@@ -132,6 +137,7 @@ def marked(marker: str) -> list[int]:
     return out
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("cgroups", [True, False], ids=["cgroup", "no-cgroup"])
 @pytest.mark.parametrize("sandboxed", [False, True], ids=["isolated", "sandboxed"])
 def test_a_daemonizing_engine_leaves_no_process_behind(tmp_path, sandboxed, cgroups, monkeypatch):
@@ -156,6 +162,7 @@ def test_a_daemonizing_engine_leaves_no_process_behind(tmp_path, sandboxed, cgro
     assert marked(marker) == [], "the engine's setsid grandchild outlived it"
 
 
+@pytest.mark.processes
 @needs_cgroups
 def test_the_trees_of_a_killed_runner_are_emptied_and_removed_at_the_next_start():
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -199,6 +206,8 @@ def cpu_per_move(tmp_path, mode: str, *flags) -> dict:
     return {bot: (list(m.cpu), list(m.seconds)) for bot, m in moves.groupby("bot")}
 
 
+@pytest.mark.alone
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", ["in-process", "isolated"])
 def test_each_moves_cpu_time_is_measured_outside_the_bot_and_a_busy_machine_does_not_change_it(tmp_path, mode):
     if mode == "isolated" and cgroup.available() is not None:
@@ -229,6 +238,8 @@ def test_a_cpu_budget_reads_and_prints_like_the_others():
 CPU_MODES = {"in-process": ["--no-isolation"], **MODES}
 
 
+@pytest.mark.alone
+@pytest.mark.processes
 @pytest.mark.parametrize("mode", list(CPU_MODES))
 def test_a_cpu_budget_stops_a_bot_that_burns_cpu_and_spares_one_that_waits(tmp_path, mode):
     if mode != "in-process":
@@ -257,25 +268,42 @@ def test_a_cpu_budget_stops_a_bot_that_burns_cpu_and_spares_one_that_waits(tmp_p
     assert fair.cpu.max() < 0.15, fair.cpu.max()
 
 
-def test_without_cgroups_a_trees_cpu_time_never_goes_back_when_a_child_is_reaped_unseen(no_cgroups):
+@pytest.mark.processes
+def test_without_cgroups_a_trees_cpu_time_never_goes_back_when_a_child_is_reaped_unseen(no_cgroups, tmp_path):
+    # each step waits for the one before (files as signals, not sleeps): a loaded machine only
+    # makes it slower
+    burnt, go = tmp_path / "burnt", tmp_path / "go"
     code = (
-        "import os, signal, time\n"
+        "import os, signal, sys, time\n"
         "signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped by the kernel: their time is nobody's\n"
         "if os.fork() == 0:\n"
         "    end = time.process_time() + 0.3\n"
         "    while time.process_time() < end: pass\n"
-        "    time.sleep(0.5)\n"
+        "    open(sys.argv[1], 'w').close()\n"
+        "    while not os.path.exists(sys.argv[2]): time.sleep(0.01)\n"
         "    os._exit(0)\n"
-        "time.sleep(3)\n"
+        "time.sleep(120)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code])
+    proc = subprocess.Popen([sys.executable, "-c", code, str(burnt), str(go)])
     tree = cgroup.Descendants(proc.pid)
     try:
-        time.sleep(0.6)  # the child has burnt its 0.3 s and sleeps
+        assert until(burnt.exists, 60), "the child never burnt its 0.3 s"
         seen = tree.cpu_seconds()
         assert seen >= 0.28 and len(tree.members()) == 2
-        time.sleep(0.6)  # the child is gone, reaped by the kernel
-        assert len(tree.members()) == 1 and tree.cpu_seconds() >= seen
+        go.touch()
+        assert until(lambda: len(tree.members()) == 1, 60), "the child never ended"  # reaped by the kernel
+        assert tree.cpu_seconds() >= seen
     finally:
         tree.close()
+        proc.kill()
         proc.wait()
+
+
+def until(condition, seconds: float) -> bool:
+    """Whether ``condition()`` became true within ``seconds`` (asked every 10 ms)."""
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True

@@ -49,6 +49,7 @@ def test_stockfish_is_found_outside_path(monkeypatch):
         REGISTRY.bot("uci:cmd=stockfush").check_game(CHESS)
 
 
+@pytest.mark.processes
 @needs_stockfish
 def test_stockfish_options_are_checked_at_set_up():
     with pytest.raises(ParameterError, match=r"has no option 'Hsh'; its options: .*Threads, Hash"):
@@ -57,6 +58,7 @@ def test_stockfish_options_are_checked_at_set_up():
         REGISTRY.bot("uci:cmd=stockfish,Hash=0").check_game(CHESS)
 
 
+@pytest.mark.processes
 @needs_stockfish
 def test_stockfish_from_a_fen_with_an_opening():
     game = REGISTRY.game("chess:fen=6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")  # back-rank mate in one: a1a8
@@ -67,6 +69,7 @@ def test_stockfish_from_a_fen_with_an_opening():
     assert record.moves[0].score == 1 and record.moves[0].reported
 
 
+@pytest.mark.processes
 @needs_stockfish
 def test_stockfish_gauntlet_at_1000_nodes_through_arena_run(tmp_path):
     log = tmp_path / "sf.log"  # Stockfish writes what it is sent to its Debug Log File
@@ -93,12 +96,14 @@ def test_stockfish_gauntlet_at_1000_nodes_through_arena_run(tmp_path):
     assert "go nodes 1000" in text
 
 
+@pytest.mark.processes
 @needs_stockfish
 def test_stockfish_beyond_the_memory_limit_says_so_at_set_up():
     with pytest.raises(ParameterError, match=r"ran out of memory: over its limit of 1024 MiB \(Failed to allocate 2048MB"):
         REGISTRY.bot("uci:cmd=stockfish,Hash=2048").check_game(CHESS)  # the default limit: 1024 MiB
 
 
+@pytest.mark.processes
 @needs_stockfish
 def test_stockfish_at_multipv_8_never_loses_by_output():
     # A healthy engine's info lines are not output: at MultiPV=8 Stockfish sends several KiB per

@@ -81,6 +81,7 @@ def test_only_info_strings_go_to_the_log():
     assert logged == ["info string NNUE evaluation using nn.nnue"]
 
 
+@pytest.mark.processes
 def test_a_uci_engine_is_refused_for_other_games_before_it_starts():
     bot = REGISTRY.bot("uci:cmd=/nonexistent/engine")
     assert bot.suitable(REGISTRY.game("tictactoe")) == "UCI engines play chess only, not 'tictactoe'"

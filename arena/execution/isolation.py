@@ -99,9 +99,9 @@ class RemoteBot:
 
     def choose(self, game: Game, state, budget: Counter):
         limits = budget.budget
-        timeout = self.limits.watchdog if limits.time is None else limits.time + self.limits.time_margin
+        timeout = self.limits.watchdog if limits.time is None else limits.time + budget.margin
         if limits.clock is not None:  # its clock run out, the move is lost on time: no use waiting longer
-            timeout = limits.clock.left + self.limits.time_margin
+            timeout = limits.clock.left + budget.margin
         sent = None if limits is self._budget else limits  # the host keeps the budget of the last move
         self._budget = limits
         tree = self.host.tree
@@ -111,7 +111,7 @@ class RemoteBot:
         if limits.cpu is not None or (limits.nodes is not None and self._per_node):
             if start is None:
                 start = tree.cpu_seconds()
-            guard = self._cpu_guard(limits, start)
+            guard = self._cpu_guard(limits, start, budget.margin)
         try:
             if isinstance(state, View):  # the seat's view, as text: the host never sees the state
                 texts = view_texts(self._game, state)
@@ -126,7 +126,7 @@ class RemoteBot:
             raise
         if guard is not None:
             self._cpu_read = now = tree.cpu_seconds()
-            self._check_cpu(limits, start, now)
+            self._check_cpu(limits, start, now, budget.margin)
         self.host.check_memory()
         budget.nodes = answer.get("nodes", 0)
         if "move" in answer:
@@ -135,7 +135,7 @@ class RemoteBot:
             return Shown(channel.plain(answer["illegal"]))
         self._fault(answer)
 
-    def _cpu_guard(self, limits, start: float):
+    def _cpu_guard(self, limits, start: float, margin: float):
         """What stops the move once its tree has used more CPU than a cpu budget and the margin,
         or than the game's node budgets allow (the kernel's count, polled while the runner
         waits): a bot that ignores its budget, or searches far past the nodes it counts, is
@@ -143,19 +143,19 @@ class RemoteBot:
         tree = self.host.tree
 
         def guard():
-            self._check_cpu(limits, start, tree.cpu_seconds(), killed=True)
+            self._check_cpu(limits, start, tree.cpu_seconds(), margin, killed=True)
 
         return guard
 
-    def _check_cpu(self, limits, start: float, now: float, killed: bool = False) -> None:
+    def _check_cpu(self, limits, start: float, now: float, margin: float, killed: bool = False) -> None:
         """Raise BotFault past a cpu budget (TIMEOUT) or the CPU ceiling of the node budgets
         (CPU_CEILING: the game's CPU time so far, from its start, pondering included), killing
         the host unless the caller does (``killed``)."""
         end = "; its process was killed"
-        if limits.cpu is not None and now - start > limits.cpu + self.limits.time_margin:
+        if limits.cpu is not None and now - start > limits.cpu + margin:
             fault = BotFault(
                 Termination.TIMEOUT, "timed out",
-                f"used {now - start:.3f}s of CPU; budget cpu={limits.cpu:g}s + margin {self.limits.time_margin:g}s{end}",
+                f"used {now - start:.3f}s of CPU; budget cpu={limits.cpu:g}s + margin {margin:g}s{end}",
             )
         elif limits.nodes is not None and self._per_node and now - self._cpu_base > self._cpu_allowed:
             fault = BotFault(

@@ -11,7 +11,7 @@ from arena.game import Game
 from arena.limits import DEFAULT_LIMITS
 from arena.referee import _find, ask
 from arena.testing.games import check_game
-from arena.testing.playout import _line, _require, random_playout
+from arena.testing.playout import _Place, _require, random_playout
 from arena.view import make_view
 
 #: Budgets every bot must respect in ``check_bot``.
@@ -52,9 +52,9 @@ def check_bot(
                 state = asked = game.play(moves)
                 seat = game.to_move(state)
                 legal = game.legal_moves(state)
-            where = f"bot {bot.spec!r} in {game.name} after {_line(game, moves)} with budget {budget}"
+            where = _Place(f"bot {bot.spec!r} in {game.name}", game, moves, f" with budget {budget}")
             bot_seed = rng.getrandbits(32)
-            answer, counter, seconds = _timed_ask(bot, game, moves, asked, seat, budget, bot_seed, where)
+            answer, counter, seconds = _timed_ask(bot, game, moves, asked, seat, budget, bot_seed, where, time_margin)
             move = answer.move if isinstance(answer, Decision) else answer
             assert _find(legal, move) is not None, f"{where}: illegal move {move!r}; legal: {legal!r}"
             if budget.nodes is not None:
@@ -64,7 +64,7 @@ def check_bot(
                 # asked again, and only a bot that overruns every time fails
                 times = [seconds]
                 while seconds > budget.time + time_margin and len(times) < TIME_ATTEMPTS:
-                    seconds = _timed_ask(bot, game, moves, asked, seat, budget, bot_seed, where)[2]
+                    seconds = _timed_ask(bot, game, moves, asked, seat, budget, bot_seed, where, time_margin)[2]
                     times.append(seconds)
                 shown = ", ".join(f"{t:.3f}s" for t in times)
                 assert seconds <= budget.time + time_margin, f"{where}: took {shown}"
@@ -93,10 +93,10 @@ def _views(game: Game, moves) -> list[tuple]:
     return out
 
 
-def _timed_ask(bot: Bot, game: Game, moves, state, seat: int, budget: Budget, seed: int, where: str):
+def _timed_ask(bot: Bot, game: Game, moves, state, seat: int, budget: Budget, seed: int, where: _Place, margin: float):
     """One answer of ``bot`` in ``state`` (reached by ``moves``; a view in a game of views) as
     the referee asks for it, its counter and its wall-clock seconds."""
-    counter = Counter(budget)
+    counter = Counter(budget, margin=margin)
     start = time.perf_counter()
     try:
         bot.new_game(game, seat, seed)

@@ -103,7 +103,7 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0, max_plies: int 
 
 
 def _check_state(game: Game, state, path) -> None:
-    where = f"{game.name} after {_line(game, path)}"
+    where = _Place(game.name, game, path)
     _check_hashable(state, where)
     assert pickle.loads(pickle.dumps(state)) == state, f"{where}: state does not survive pickling"
     player = game.to_move(state)
@@ -134,7 +134,7 @@ def _check_state(game: Game, state, path) -> None:
     assert isinstance(game.render(state), str)
 
 
-def _check_legal_move(game: Game, state, legal: list, path, where: str) -> None:
+def _check_legal_move(game: Game, state, legal: list, path, where: _Place) -> None:
     """``legal_move`` (the referee's check) agrees with ``legal_moves``: it finds legal moves (a
     few, spread) as the game's own values, and refuses moves of the line that are not legal here.
     Checked where a game overrides it: the default looks the move up in ``legal_moves``."""
@@ -148,7 +148,7 @@ def _check_legal_move(game: Game, state, legal: list, path, where: str) -> None:
         assert game.legal_move(state, move) is None, f"{where}: legal_move finds {move!r}, not among the legal moves"
 
 
-def _check_moves(game: Game, state, legal: list, where: str) -> None:
+def _check_moves(game: Game, state, legal: list, where: _Place) -> None:
     """One seat's legal moves (or a chance node's outcomes): some, none repeated, and their texts."""
     assert legal, f"{where}: non-terminal state has no legal moves"
     assert len(set(legal)) == len(legal), f"{where}: legal moves repeat: {legal!r}"
@@ -165,7 +165,7 @@ def _check_moves(game: Game, state, legal: list, where: str) -> None:
         assert back == move, f"{where}: parse_move_in({text!r}) gives {back!r}, not {move!r}"
 
 
-def _check_chance(game: Game, state, where: str) -> None:
+def _check_chance(game: Game, state, where: _Place) -> None:
     """A chance node's outcomes: each with a probability above 0, together summing to 1,
     none repeated, every one applicable, and no decision to take there (their shape, pairs
     of outcome and probability, the playout that reached the node has checked)."""
@@ -179,7 +179,7 @@ def _check_chance(game: Game, state, where: str) -> None:
 
 
 def _check_terminal(game: Game, state, moves) -> None:
-    where = f"{game.name} after {_line(game, moves)}"
+    where = _Place(game.name, game, moves)
     assert game.is_terminal(state)
     assert not list(game.legal_moves(state)), f"{where}: terminal state has legal moves"
     seats, total = game.model.players, game.model.total
@@ -206,7 +206,7 @@ def _zero_sum_pair(game: Game) -> bool:
     return game.model.players == 2 and game.model.total == 0.0
 
 
-def _check_hashable(state, where: str, what: str = "state") -> None:
+def _check_hashable(state, where: _Place | str, what: str = "state") -> None:
     try:
         hash(state)
     except TypeError as exc:

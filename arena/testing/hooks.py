@@ -130,7 +130,7 @@ def _check_value_bounds(game: Game, value_bounds, moves, states, solve_nodes: in
     """Walk back from the end of a playout, solving each position exactly while that is cheap."""
     memo, solved = {}, 0
     for ply in range(len(moves) - 1, -1, -1):
-        state, where = states[ply], f"{game.name} after {_line(game, moves[:ply])}"
+        state, where = states[ply], _Place(game.name, game, moves[:ply])
         floor, ceiling = value_bounds(state, game.to_move(state))
         try:
             exact = _solve(game, state, memo, [solve_nodes])

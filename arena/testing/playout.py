@@ -10,17 +10,18 @@ from arena.game import CHANCE, JOINT, Game
 
 
 class _Place:
-    """Where a check is: the game or bot, and the moves that led there (read only on failure)."""
+    """Where a check is: the game or bot, and the moves that led there. Written only when a
+    failed check shows it: writing a long game's line costs more than checking a position."""
 
-    def __init__(self, what: str, game: Game):
-        self.what, self.game = what, game
-        self.moves, self.ply = (), 0
+    def __init__(self, what: str, game: Game, moves=(), tail: str = ""):
+        self.what, self.game, self.tail = what, game, tail
+        self.moves, self.ply = moves, len(moves)
 
     def at(self, moves, ply: int | None = None) -> None:
         self.moves, self.ply = moves, len(moves) if ply is None else ply
 
     def __str__(self):
-        return f"{self.what} after {_line(self.game, self.moves[: self.ply])}"
+        return f"{self.what} after {_line(self.game, self.moves[: self.ply])}{self.tail}"
 
 
 @contextmanager

@@ -205,14 +205,14 @@ class EngineBot(ProgramBot):
         engine.send(*lines, self.go_line(limits))  # one write: the engine wakes once
         seconds = movetime(limits)
         if limits.clock is not None:  # the engine keeps its own time; killed once its clock is run out
-            stop_at, deadline = None, budget.started + limits.clock.left + self.limits.time_margin
+            stop_at, deadline = None, budget.started + limits.clock.left + budget.margin
         elif seconds is None:
             stop_at, deadline = None, budget.started + self.limits.watchdog
             if limits.unlimited:  # ``go`` with no limit searches until ``stop``: sent at the watchdog
-                stop_at, deadline = deadline, deadline + self.limits.time_margin
+                stop_at, deadline = deadline, deadline + budget.margin
         else:
             stop_at = budget.started + seconds
-            deadline = stop_at + self.limits.time_margin
+            deadline = stop_at + budget.margin
         infos: list[str] = []  # the move's info lines, read at its bestmove
         while True:
             lines = engine.read_lines(deadline if stop_at is None else stop_at)
