@@ -90,6 +90,17 @@ class _ByModule:
                     del self.assigned_work[node][scope]
                 self._reschedule(node)
 
+            def remove_node(self, node):
+                # a test that took its worker down is reported once, as xdist's default scheduling
+                # does, not run again with the rest of its unit
+                crashed = super().remove_node(node)
+                unit = self.workqueue.get(self._split_scope(crashed)) if crashed is not None else None
+                if unit is not None:
+                    unit[crashed] = True
+                    if all(unit.values()):
+                        del self.workqueue[self._split_scope(crashed)]
+                return crashed
+
         config.option.loadscopereorder = False  # units in the order the workers collected them (above)
         return Scheduling(config, log)
 

@@ -127,16 +127,19 @@ def headless_chromium(webdriver, offline: bool = True):
 
 #: A number as reports print it: a sign, digits, a fraction, an exponent.
 _NUMBER = __import__("re").compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
-#: How far a printed float may stray from what an earlier version printed: the last digits of
-#: a float's text move with the versions of numpy and pandas and with the CPU's vector unit
+#: How far a float printed in full may stray from what an earlier version printed: the last digits
+#: of its shortest text move with the versions of numpy and pandas and with the CPU's vector unit
 #: (565.1802744028307 and 565.1802744028308 are one number, printed by two installs).
 PRINTED_TOLERANCE = 1e-9
+#: Significant digits from which a number is a float printed in full (repr gives 15 to 17); one
+#: with fewer was rounded by the report and must be printed exactly as before.
+FULL_PRECISION = 12
 
 
 def printed_differences(actual: str, expected: str, rel: float = PRINTED_TOLERANCE) -> list[str]:
     """Where ``actual`` differs from ``expected``, an earlier version's printout: its text must be
-    the same byte for byte, its integers equal, its other numbers within ``rel`` of each other
-    (relative, or absolute near zero). Empty when they agree."""
+    the same byte for byte, and so must every number, but a float printed in full precision in
+    both (``FULL_PRECISION``), which may differ by ``rel`` of itself. Empty when they agree."""
     import math
 
     got, want = _NUMBER.split(actual), _NUMBER.split(expected)
@@ -147,9 +150,16 @@ def printed_differences(actual: str, expected: str, rel: float = PRINTED_TOLERAN
         return [f"the printouts have {actual.count(chr(10))} and {expected.count(chr(10))} lines"]
     out = []
     for a, b in zip(_NUMBER.findall(actual), _NUMBER.findall(expected)):
-        whole = [not any(c in n for c in ".eE") for n in (a, b)]
-        if whole[0] != whole[1] or whole[0] and a != b:  # an integer printed as one, exactly
-            out.append(f"{a} where {b} was printed")
-        elif not whole[0] and not math.isclose(float(a), float(b), rel_tol=rel, abs_tol=rel):
+        if a == b:
+            continue
+        signs = a[0] in "+-" and a[0] == b[0] or a[0] not in "+-" and b[0] not in "+-"
+        full = signs and min(_significant(a), _significant(b)) >= FULL_PRECISION
+        if not (full and math.isclose(float(a), float(b), rel_tol=rel, abs_tol=0.0)):
             out.append(f"{a} where {b} was printed")
     return out
+
+
+def _significant(number: str) -> int:
+    """The significant digits of a number's text: ``565.1802744028307`` has 16, ``0.0012`` 2."""
+    digits = number.lstrip("+-").split("e")[0].split("E")[0].replace(".", "")
+    return len(digits.lstrip("0"))

@@ -31,7 +31,7 @@ REFUSED = [(b, g) for g in GAMES for b in BOTS if (b, g) not in PAIRS]
 @pytest.mark.parametrize("bot, game", PAIRS)
 def test_bot_returns_legal_move_within_budget(bot, game):
     checked = check_bot(
-        REGISTRY.bot(bot), REGISTRY.game(game), budgets=(Budget(nodes=150), Budget(time=0.01)), positions=3
+        REGISTRY.bot(bot), REGISTRY.game(game), budgets=(Budget(nodes=150), Budget(time=0.03)), positions=3
     )
     assert checked == 6
 

@@ -41,8 +41,9 @@ DECISIONS = {
         ("pv", "long", "principal variation"), ("pv", "unwritable", "principal variation"),
     ]
 }
-MODES = {  # in this process: the referee's own (one job); the others in worker and bot processes
+MODES = {  # in-process: the referee's own process (one job), or two worker processes whose records come back pickled
     "in-process": ["--no-isolation", "--jobs", "1"],
+    "no-isolation-2-jobs": ["--no-isolation", "--jobs", "2"],
     "isolated": ["--jobs", "2"],
     "sandboxed": ["--sandbox", "--jobs", "2"],
     "dask": ["--dask", "local", "--jobs", "2"],
@@ -51,7 +52,7 @@ MODES = {  # in this process: the referee's own (one job); the others in worker 
 
 def attackers(mode: str) -> dict:
     out = {**PAYLOADS, **DECISIONS}
-    if mode != "in-process":
+    if mode not in ("in-process", "no-isolation-2-jobs"):  # bots in processes of their own
         out.update(RAW)
     return out
 

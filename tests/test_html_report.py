@@ -19,7 +19,6 @@ pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Chromium and chromedriver are not installed")
 
 SMALL = ["--game", "connect4", "--bot", "random", "--bot", "greedy", "--bot", "ab=alphabeta:depth=2",
          "--budget", "nodes=200", "--games", "4", "--openings", "2", "--seed", "3", "--no-isolation", "--jobs", "1",
@@ -28,6 +27,8 @@ SMALL = ["--game", "connect4", "--bot", "random", "--bot", "greedy", "--bot", "a
 
 @pytest.fixture(scope="module")
 def browser():
+    if not (CHROMIUM and DRIVER):
+        pytest.skip("Chromium and chromedriver are not installed")
     driver = headless_chromium(webdriver)
     yield driver
     driver.quit()

@@ -17,6 +17,7 @@ from arena.front.cli import main
 pytest.importorskip("jinja2", reason="the html extra (Jinja2) is not installed")
 
 needs_browser = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Chromium and chromedriver are not installed")
+# in this process (--no-isolation): the page, not the bots' processes, is what these tests read
 ROLIT = ["--game", "rolit", "--bot", "random", "--bot", "greedy", "--bot", "r2=random", "--bot", "g2=greedy",
          "--games", "12", "--jobs", "1", "--no-isolation", "--no-progress"]
 COLOURS = ["red", "yellow", "green", "blue"]

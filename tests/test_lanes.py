@@ -115,3 +115,43 @@ def test_the_quick_lane_leaves_out_the_tests_that_start_processes_and_the_slow(s
     proc = pytest_in(suite, source, "-m", "quick", "--collect-only")
     assert "test_stays_here" in proc.stdout and "test_unmarked_starts_a_process" in proc.stdout, proc.stdout
     assert "test_marked_starts_a_process" not in proc.stdout and "test_hangs" not in proc.stdout, proc.stdout
+
+
+GROUPED = '''
+import os
+from pathlib import Path
+
+import pytest
+
+@pytest.fixture(scope="module")
+def shared():
+    return os.environ["PYTEST_XDIST_WORKER"]
+
+@pytest.mark.parametrize("k", range(8))
+def test_one_worker(shared, k):
+    (Path(__file__).parent / f"worker-{k}").write_text(os.environ["PYTEST_XDIST_WORKER"])
+    assert os.environ["PYTEST_XDIST_WORKER"] == shared
+'''
+CRASHING = '''
+import os, time
+
+def test_first():
+    time.sleep(0.2)
+
+def test_takes_its_worker_down():
+    os._exit(3)
+
+def test_after():
+    pass
+'''
+
+
+@pytest.mark.processes
+def test_in_parallel_a_module_fixture_keeps_its_tests_on_one_worker_and_a_crash_is_reported_once(suite):
+    (suite / "test_grouped.py").write_text(GROUPED)
+    proc = pytest_in(suite, CRASHING, "-n", "2")
+    out = proc.stdout
+    workers = {(suite / f"worker-{k}").read_text() for k in range(8)}
+    assert len(workers) == 1, workers  # one worker: the module's fixture built once
+    assert out.count("crashed while running 'tests/test_written.py::test_takes_its_worker_down'") == 1, out
+    assert "1 failed, 10 passed" in out, out

@@ -64,13 +64,17 @@ def test_reports_are_as_the_old_version_printed_them(capsys, old_db, short, fmt)
 
 
 def test_the_comparison_sees_a_changed_word_integer_or_number_beyond_the_tolerance():
-    before = "greedy,4,3,0.75,565.1802744028307\nElo +12.5 +/- 3.0\n"
-    assert printed_differences(before.replace("5028307", "5028308"), before) == []  # the last digit moves
+    before = "greedy,4,3,0.75,565.1802744028307,5e-10\nElo +12.5 +/- 3.0\n"
+    assert printed_differences(before.replace("5028307", "5028308"), before) == []  # a full float's last digit
     assert printed_differences(before.replace("greedy", "greedx"), before)[0].startswith("line 1: text differs")
     assert printed_differences(before.replace(",4,", ",5,"), before) == ["5 where 4 was printed"]
     assert printed_differences(before.replace("565.18027", "565.18028"), before) == [
         "565.1802844028307 where 565.1802744028307 was printed"]
+    # rounded by the report: printed exactly as before, sign, zeros and all
     assert printed_differences(before.replace("3.0", "3"), before) == ["3 where 3.0 was printed"]
+    assert printed_differences(before.replace("0.75", "0.750"), before) == ["0.750 where 0.75 was printed"]
+    assert printed_differences(before.replace("+12.5", "12.5"), before) == ["12.5 where +12.5 was printed"]
+    assert printed_differences(before.replace("5e-10", "1e-15"), before) == ["1e-15 where 5e-10 was printed"]
     assert printed_differences(before + "more\n", before)[0].startswith("the printouts have")
 
 

@@ -14,8 +14,9 @@ from arena.front.cli import main
 from games.nim import Nim
 from tests.helpers import sandbox_unavailable
 
-MODES = {  # in this process: the referee's own (one job); the others in worker and bot processes
+MODES = {  # in-process: the referee's own process (one job), or two worker processes
     "in-process": ["--no-isolation", "--jobs", "1"],
+    "no-isolation-2-jobs": ["--no-isolation", "--jobs", "2"],
     "isolated": ["--jobs", "2"],
     "sandboxed": ["--sandbox", "--jobs", "2"],
     "dask": ["--dask", "local", "--jobs", "2"],
