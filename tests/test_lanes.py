@@ -4,6 +4,7 @@ starts a process says so, the lock that keeps ``alone`` tests alone, and the tim
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -153,5 +154,6 @@ def test_in_parallel_a_module_fixture_keeps_its_tests_on_one_worker_and_a_crash_
     out = proc.stdout
     workers = {(suite / f"worker-{k}").read_text() for k in range(8)}
     assert len(workers) == 1, workers  # one worker: the module's fixture built once
-    assert out.count("crashed while running 'tests/test_written.py::test_takes_its_worker_down'") == 1, out
+    assert out.count("node down") == 1 and out.count("FAILED tests/test_written.py::test_takes_its_worker_down") == 1, out
+    assert re.search(r"worker 'gw\d' crashed while running 'tests/test_written.py::test_takes_its_worker_down'", out), out
     assert "1 failed, 10 passed" in out, out

@@ -100,7 +100,8 @@ class Daemon(Bot):
 
     def new_game(self, game, player, seed):
         super().new_game(game, player, seed)
-        if os.fork() == 0:
+        child = os.fork()
+        if child == 0:
             os.setsid()
             grandchild = os.fork()
             if grandchild == 0:
@@ -109,7 +110,7 @@ class Daemon(Bot):
             with open(self.path, "a") as notes:  # noted before the move starts
                 notes.write(f"{grandchild}\n")
             os._exit(0)
-        os.wait()
+        os.waitpid(child, 0)  # not os.wait(): a grandchild of an earlier game, reparented here, may be the first to end
 
     def choose(self, game, state, budget):
         return self.rng.choice(game.legal_moves(state))
