@@ -169,6 +169,8 @@ def _stored_ids(db):
 
 
 @pytest.mark.processes
+@pytest.mark.slow(reason="24 games of connect four played whole, then again under five SIGKILLs and a resume, "
+                  "a fresh interpreter each: fewer games leave no moment to kill a run in")
 def test_sigkill_at_five_random_moments_then_resume_gives_the_uninterrupted_result(tmp_path):
     base = [
         sys.executable, "-m", "arena", "run", "--game", "connect4", "--bot", "iterative", "--bot", "alphabeta:depth=3",

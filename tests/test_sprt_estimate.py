@@ -171,6 +171,7 @@ def bench():
         del sys.modules[spec.name]
 
 
+@pytest.mark.slow(reason="400 simulated tests: fewer widen the Monte Carlo se of the coverage past its tolerance")
 def test_simulated_stops_at_the_null_hold_the_truth(bench):
     # 400 [0, 5] logistic tests at true Elo 0, 60% draws, seed fixed (bench/sprt_estimate.py, smaller).
     # Monte Carlo se: coverage 1.1%, the median 0.15 Elo, the fixed-sample mean 0.18 Elo; the
