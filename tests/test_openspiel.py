@@ -38,6 +38,8 @@ LONG = {"chess", "antichess", "crazyhouse", "shogi", "xiangqi", "hive", "chinese
         "lines_of_action", "amazons", "quoridor", "gomoku", "y", "havannah", "checkers", "oware", "cursor_go",
         "yacht"}  # yacht: not long, but each roll of five dice is a chance node of 7,776 outcomes, each checked
 SLOWEST = {"hive", "yacht"}  # one playout each (hive: 2.5 s a playout; yacht: 9 s, its rolls 7,776 outcomes each)
+# chance games of a few hundred plies (0.2 s a playout): 2 playouts, each hundreds of chance nodes
+CHANCE_LONG = {"backgammon", "banqi", "maedn"}
 BOTS = ["random", "greedy", "minimax", "alphabeta", "iterative", "solver", "mcts", "expectimax", "star1", "star2"]
 
 
@@ -107,7 +109,7 @@ def conformance_param(name):
 def test_conformance(name):
     # Long games: 2 random playouts of at most 5,000 plies each (the slowest 1); others 8.
     game = REGISTRY.game(name)
-    playouts = 1 if short(name) in SLOWEST else 2 if short(name) in LONG else 8
+    playouts = 1 if short(name) in SLOWEST else 2 if short(name) in LONG | CHANCE_LONG else 8
     report = check_game(game, playouts=playouts, max_plies=5_000)
     assert report.positions > 0
     state = game.initial_state()
