@@ -1,5 +1,7 @@
 """Small tools shared by the tests, independent of the project's bots."""
 
+import math
+import re
 import shutil
 import sqlite3
 
@@ -126,7 +128,7 @@ def headless_chromium(webdriver, offline: bool = True):
 
 
 #: A number as reports print it: a sign, digits, a fraction, an exponent.
-_NUMBER = __import__("re").compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 #: How far a float printed in full may stray from what an earlier version printed: the last digits
 #: of its shortest text move with the versions of numpy and pandas and with the CPU's vector unit
 #: (565.1802744028307 and 565.1802744028308 are one number, printed by two installs).
@@ -140,8 +142,6 @@ def printed_differences(actual: str, expected: str, rel: float = PRINTED_TOLERAN
     """Where ``actual`` differs from ``expected``, an earlier version's printout: its text must be
     the same byte for byte, and so must every number, but a float printed in full precision in
     both (``FULL_PRECISION``), which may differ by ``rel`` of itself. Empty when they agree."""
-    import math
-
     got, want = _NUMBER.split(actual), _NUMBER.split(expected)
     if got != want:  # the words, spaces and punctuation between the numbers
         for line, (a, b) in enumerate(zip(actual.splitlines(), expected.splitlines()), 1):
@@ -163,3 +163,14 @@ def _significant(number: str) -> int:
     """The significant digits of a number's text: ``565.1802744028307`` has 16, ``0.0012`` 2."""
     digits = number.lstrip("+-").split("e")[0].split("E")[0].replace(".", "")
     return len(digits.lstrip("0"))
+
+
+#: Every mode the referee runs bots in, as ``arena run`` flags: its own process (one job, or two
+#: worker processes whose records come back pickled), isolated, sandboxed, on a Dask cluster.
+RUN_MODES = {
+    "in-process": ["--no-isolation", "--jobs", "1"],
+    "no-isolation-2-jobs": ["--no-isolation", "--jobs", "2"],
+    "isolated": ["--jobs", "2"],
+    "sandboxed": ["--sandbox", "--jobs", "2"],
+    "dask": ["--dask", "local", "--jobs", "2"],
+}

@@ -14,7 +14,7 @@ import results
 from arena import Budget, Decision, Termination, get_registry, play_game
 from arena.front.cli import main
 from arena.referee import MAX_DEPTH
-from tests.helpers import sandbox_unavailable
+from tests.helpers import RUN_MODES, sandbox_unavailable
 from tests.plugins import forgers
 
 REGISTRY = get_registry(entry_points=False, plugins=[forgers])
@@ -41,18 +41,11 @@ DECISIONS = {
         ("pv", "long", "principal variation"), ("pv", "unwritable", "principal variation"),
     ]
 }
-MODES = {  # in-process: the referee's own process (one job), or two worker processes whose records come back pickled
-    "in-process": ["--no-isolation", "--jobs", "1"],
-    "no-isolation-2-jobs": ["--no-isolation", "--jobs", "2"],
-    "isolated": ["--jobs", "2"],
-    "sandboxed": ["--sandbox", "--jobs", "2"],
-    "dask": ["--dask", "local", "--jobs", "2"],
-}
 
 
 def attackers(mode: str) -> dict:
     out = {**PAYLOADS, **DECISIONS}
-    if mode not in ("in-process", "no-isolation-2-jobs"):  # bots in processes of their own
+    if "--no-isolation" not in RUN_MODES[mode]:  # bots in processes of their own
         out.update(RAW)
     return out
 
@@ -61,7 +54,7 @@ def run(tmp_path, mode: str, bots: dict, marker) -> "results.Tables":
     db = tmp_path / f"{mode}.db"
     argv = ["run", "--game", "tictactoe", "--games", "2", "--openings", "0", "--format", "gauntlet", "--budget",
             "nodes=200", "--bot", "random", "--bot", "greedy", "--challenger", "greedy", "--watchdog", "20",
-            "--no-progress", "--db", str(db), "--plugin", "tests.plugins.forgers", *MODES[mode]]
+            "--no-progress", "--db", str(db), "--plugin", "tests.plugins.forgers", *RUN_MODES[mode]]
     for name, (spec, _, _) in bots.items():
         spec = spec.replace("kind=reduce", f"kind=reduce,path={marker}").replace("kind=rawpickle", f"kind=rawpickle,path={marker}")
         argv += ["--bot", f"{name}={spec}", "--challenger", name]
@@ -78,7 +71,7 @@ def mode_param(mode: str):
     return pytest.param(mode, marks=marks)
 
 
-@pytest.mark.parametrize("mode", [mode_param(m) for m in MODES])
+@pytest.mark.parametrize("mode", [mode_param(m) for m in RUN_MODES])
 def test_every_forgery_loses_its_game_and_runs_nothing(tmp_path, mode, capsys):
     if mode == "sandboxed" and sandbox_unavailable():
         pytest.skip(sandbox_unavailable())
@@ -186,7 +179,7 @@ def test_a_bot_cannot_lift_its_memory_or_file_size_limit(tmp_path, mode, monkeyp
     db = tmp_path / "lift.db"
     argv = ["run", "--game", "tictactoe", "--games", "2", "--openings", "0", "--format", "gauntlet", "--bot", "random",
             "--memory-limit", "256", "--output-limit", "64", "--jobs", "1", "--no-progress", "--db", str(db),
-            "--plugin", "tests.plugins.lifters", *MODES[mode]]
+            "--plugin", "tests.plugins.lifters", *RUN_MODES[mode]]
     for name, (spec, _, _) in LIFTERS.items():
         argv += ["--bot", f"{name}={spec}", "--challenger", name]
     assert main(argv) == 0
@@ -204,7 +197,7 @@ def ceiling_run(tmp_path, mode: str, bots: dict) -> "results.Tables":
     jobs = "1" if mode == "no-cgroup" else "2"  # in this process, where the test took its cgroups away
     argv = ["run", "--game", "connect4", "--games", "2", "--openings", "1", "--format", "gauntlet", "--budget",
             "nodes=500", "--bot", "random", "--bot", "honest=iterative", "--challenger", "honest", "--jobs", jobs,
-            "--no-progress", "--db", str(db), "--plugin", "tests.plugins.lifters", *MODES.get(mode, [])]
+            "--no-progress", "--db", str(db), "--plugin", "tests.plugins.lifters", *RUN_MODES.get(mode, [])]
     for name, spec in bots.items():
         argv += ["--bot", f"{name}={spec}", "--challenger", name]
     assert main(argv) == 0

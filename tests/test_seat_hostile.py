@@ -12,15 +12,8 @@ import results
 from arena.checks import forfeit_utilities
 from arena.front.cli import main
 from games.nim import Nim
-from tests.helpers import sandbox_unavailable
+from tests.helpers import RUN_MODES, sandbox_unavailable
 
-MODES = {  # in-process: the referee's own process (one job), or two worker processes
-    "in-process": ["--no-isolation", "--jobs", "1"],
-    "no-isolation-2-jobs": ["--no-isolation", "--jobs", "2"],
-    "isolated": ["--jobs", "2"],
-    "sandboxed": ["--sandbox", "--jobs", "2"],
-    "dask": ["--dask", "local", "--jobs", "2"],
-}
 ATTACKS = {
     "illegal": ("illegal", "illegal_move", ("illegal move",)),
     "raises": ("raises", "crash", ("crashed at ply",)),
@@ -41,7 +34,7 @@ def mode_param(mode):
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
-@pytest.mark.parametrize("mode", [mode_param(m) for m in MODES])
+@pytest.mark.parametrize("mode", [mode_param(m) for m in RUN_MODES])
 def test_a_hostile_bot_at_three_seat_tables_loses_its_games_and_no_other(tmp_path, capsys, mode, attack):
     if mode == "dask":
         pytest.importorskip("distributed", reason="the dask extra (dask.distributed) is not installed")
@@ -49,7 +42,7 @@ def test_a_hostile_bot_at_three_seat_tables_loses_its_games_and_no_other(tmp_pat
     db = tmp_path / "t.db"
     argv = ["run", "--game", "nim:players=3", "--bot", f"bad={spec}", "--bot", "random", "--bot", "greedy",
             "--bot", "r2=random", "--games", "6", "--openings", "0", "--budget", "nodes=500", "--time-margin", "0.02", "--no-progress",
-            "--db", str(db), "--plugin", "tests.plugins.misbehaving", *MODES[mode]]
+            "--db", str(db), "--plugin", "tests.plugins.misbehaving", *RUN_MODES[mode]]
     assert main(argv) == 0, capsys.readouterr().err
     tables = results.load(db)
     games, seats = tables.games.set_index("game_id"), tables.seats
