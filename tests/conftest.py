@@ -180,9 +180,17 @@ def pytest_runtest_makereport(item, call):
         return
     before, faults = item.stash[_BEFORE]
     now = _children()
-    started = bool(now - before)
-    if not started and before <= now:
-        started = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt != faults
-    if started and report.passed:
+    seen = ", ".join(f"{pid} {_command(pid)}" for pid in sorted(now - before))
+    if not seen and before <= now and resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt != faults:
+        seen = "one that has ended"
+    if seen and report.passed:
         report.outcome = "failed"
-        report.longrepr = f"{item.nodeid} started a process: mark it @pytest.mark.processes (tests/conftest.py)"
+        report.longrepr = f"{item.nodeid} started a process ({seen}): mark it @pytest.mark.processes (tests/conftest.py)"
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()[:200] or "?"
+    except OSError:
+        return "(ended)"

@@ -102,7 +102,7 @@ def test_a_test_that_starts_a_process_unmarked_fails_and_a_hung_test_fails_at_it
     started = time.monotonic()
     proc = pytest_in(suite, WRITTEN, "-rA")
     out = proc.stdout
-    assert "started a process: mark it @pytest.mark.processes" in out, out
+    assert "started a process (one that has ended): mark it @pytest.mark.processes" in out, out
     assert "ERROR tests/test_written.py::test_unmarked_starts_a_process" in out, out
     assert "PASSED tests/test_written.py::test_marked_starts_a_process" in out, out
     assert "PASSED tests/test_written.py::test_stays_here" in out, out

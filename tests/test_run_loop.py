@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 from tqdm import tqdm
 
+import arena.execution.sandbox.bubblewrap as bubblewrap
 import arena.front.run as run_module
 from arena import Budget, get_registry
 from arena.execution.pool import Failure
@@ -397,9 +398,11 @@ def test_an_sprt_is_followed_by_its_test_from_the_runs_config(tmp_path, executor
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="a sandboxed run needs bubblewrap (Debian: apt install bubblewrap)")
-def test_a_sandboxed_run_hands_its_workers_the_registrys_plugins_not_the_ones_given(tmp_path, executors):
+def test_a_sandboxed_run_hands_its_workers_the_registrys_plugins_not_the_ones_given(tmp_path, executors, monkeypatch):
     made, options = executors
     options["fail"] = set(range(6))  # nothing is played: only what the workers are handed matters
+    probed = []  # bubblewrap's own probe starts a sandbox: tests/test_sandbox.py runs it
+    monkeypatch.setattr(bubblewrap, "check", lambda: probed.append(True))
 
     class Sandboxed:
         sandboxed, plugins = True, ("the_games_plugin",)
@@ -412,7 +415,7 @@ def test_a_sandboxed_run_hands_its_workers_the_registrys_plugins_not_the_ones_gi
 
     sandboxed = replace(config(), isolate=True, limits=replace(config().limits, sandbox=True))
     result = run_tournament(sandboxed, settings(tmp_path), plugins=["given"], registry=Sandboxed())
-    assert made.asked == [(None, 1, ("the_games_plugin",))] and len(result.failed) == 6
+    assert made.asked == [(None, 1, ("the_games_plugin",))] and len(result.failed) == 6 and probed == [True]
 
 
 def test_an_opening_of_a_round_paired_as_results_come_in_is_stored_with_its_parameters(tmp_path, executors):
