@@ -13,10 +13,10 @@ from types import SimpleNamespace
 import pytest
 from tqdm import tqdm
 
-import arena.execution.sandbox.bubblewrap as bubblewrap
 import arena.front.run as run_module
 from arena import Budget, get_registry
 from arena.execution.pool import Failure
+from arena.execution.sandbox import bubblewrap
 from arena.formats.base import Watcher
 from arena.formats.swiss import Swiss
 from arena.front.growth import ConfigMismatch
