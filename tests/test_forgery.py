@@ -68,6 +68,9 @@ def mode_param(mode: str):
     marks = [pytest.mark.processes]
     if mode == "sandboxed":
         marks.append(pytest.mark.slow(reason="a sandbox started afresh for each of the 38 games a forger loses"))
+    if mode == "dask":
+        marks.append(pytest.mark.slow(reason="a Dask cluster's workers start the bots' processes of the 38 games a "
+                                             "forger loses: 11 s alone, 22 s beside another worker"))
     return pytest.param(mode, marks=marks)
 
 
