@@ -35,6 +35,12 @@ sys.dont_write_bytecode = False
 # platform asks ``uname -p`` in a process of its own, once a process (dask.distributed reads it as
 # a cluster starts, even one of threads): asked here, so that no test is taken to start it
 platform.processor()
+# matplotlib lists the machine's fonts with ``fc-list``, in a process of its own, the first time it
+# runs under a user's home (then reads its cache): done here, so that no test is taken to start it
+try:
+    import matplotlib.font_manager  # noqa: F401
+except ImportError:
+    pass
 
 
 @pytest.fixture
