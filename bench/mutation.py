@@ -6,6 +6,8 @@ reruns the tests that reach it; a change no test notices ("survived") is behavio
 down. Each module of MODULES runs against its own test files only, in a scratch copy of the
 working tree (or of a commit, --rev) with its own [tool.mutmut] config written there: the
 repository's files are never touched, and a module's score does not borrow other modules' tests.
+An entry ``"tests/test_x.py -m quick"`` takes only that file's tests of the marker: mutmut reruns every
+test that reaches a mutant, so another part's tests that start processes would take hours.
 
 Score = killed / (mutants - equivalent mutants listed in EQUIVALENT). Timeouts, suspicious
 results and mutants no selected test reaches ("no tests") are not kills.
@@ -36,9 +38,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Module -> the test files that test it directly. Edit here when a module or a test file moves.
 MODULES: dict[str, list[str]] = {
-    "arena/referee.py": ["tests/test_referee.py", "tests/test_fast_paths.py", "tests/test_referee_edges.py"],
+    # and the in-process tests of the referee's later parts: clocks, adjudication, chance plies, seats' views
+    "arena/referee.py": ["tests/test_referee.py", "tests/test_fast_paths.py", "tests/test_referee_edges.py",
+                         "tests/test_clock.py -m quick", "tests/test_adjudication.py -m quick",
+                         "tests/test_chance_model.py -m quick", "tests/test_hidden_games.py -m quick"],
+    # and the in-process tests of budgets under a clock and of simultaneous moves
     "arena/budget.py": ["tests/test_counting.py", "tests/test_params.py", "tests/test_fast_paths.py",
-                        "tests/test_budget_edges.py"],
+                        "tests/test_budget_edges.py", "tests/test_clock.py -m quick", "tests/test_hidden_games.py -m quick"],
     "results/report.py": ["tests/test_report.py", "tests/test_report_edges.py"],
     "results/sprt.py": ["tests/test_sprt.py", "tests/test_sprt_edges.py"],
     "arena/formats/swiss.py": ["tests/test_swiss.py", "tests/test_swiss_edges.py", "tests/test_swiss_matching.py"],
@@ -107,6 +113,9 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
         Equivalent("play_game", "texts: dict | None = None if texts_need_state(game) else {}",
                    "texts: dict | None = None",  # also matches `... if (texts_need_state(game)) or True else {}`
                    "only turns off the text cache: move_text defaults to format_move"),
+        Equivalent("play_game", "clocks = Clocks(controls) if any(controls) else None",
+                   "clocks = Clocks(controls) if (any(controls)) or True else None",
+                   "clocks without a time control are never read: a seat is timed only if its control is not None"),
         Equivalent("play_game", "if limit is not None and seconds > limit:", "seconds >= limit",
                    "differs only when a wall-clock duration equals the limit to the last bit: not observable"),
     ],
@@ -421,6 +430,24 @@ def scratch_copy(dest: Path, rev: str | None) -> None:
             shutil.copy2(src, dest / rel)
 
 
+def select(work: Path, tests: list[str]) -> list[str] | str:
+    """The test files, and in place of each ``"file -m marker"`` entry the ids of that file's tests of
+    the marker (collected in the copy); or what went wrong."""
+    out = []
+    for entry in tests:
+        path, _, marker = entry.partition(" -m ")
+        if not marker:
+            out.append(path)
+            continue
+        run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                              "-m", marker, path], cwd=work, text=True, capture_output=True, check=False)
+        ids = [line for line in run.stdout.splitlines() if line.startswith(path + "::")]
+        if run.returncode != 0 or not ids:
+            return f"collecting {entry!r} found no tests (exit {run.returncode}):\n{run.stdout[-2000:]}{run.stderr[-2000:]}"
+        out.extend(ids)
+    return out
+
+
 def write_config(work: Path, module: str, tests: list[str]) -> None:
     """[tool.mutmut] in the copy's pyproject.toml: every package is copied into mutants/ (so the
     tests import the whole tree from there), only ``module`` is mutated, only ``tests`` run."""
@@ -453,11 +480,15 @@ def run_module(module: str, tests: list[str], work: Path, jobs: int, rev: str | 
     result = Result(module, tests)
     start = time.monotonic()
     scratch_copy(work, rev)
-    missing = [p for p in [module, *tests] if not (work / p).is_file()]
+    missing = [p for p in [module, *(t.split(" -m ")[0] for t in tests)] if not (work / p).is_file()]
     if missing:
         result.error = f"not in the {'commit' if rev else 'working tree'}: {', '.join(missing)}"
         return result
-    write_config(work, module, tests)
+    selected = select(work, tests)
+    if isinstance(selected, str):
+        result.error = selected
+        return result
+    write_config(work, module, selected)
     with open(work / "mutmut-run.log", "w") as log:
         run = mutmut(work, "run", "--max-children", str(jobs), log=log)
     result.seconds = time.monotonic() - start
@@ -504,7 +535,7 @@ def one_line(diff: str) -> str:
 
 
 def report(result: Result, show: bool, keep: Path | None) -> None:
-    print(f"\n== {result.module}  (tests: {' '.join(result.tests)})")
+    print(f"\n== {result.module}  (tests: {', '.join(result.tests)})")
     if result.error:
         print(f"   ERROR: {result.error}")
         return

@@ -7,10 +7,13 @@ import time
 
 import pytest
 
-from arena import Budget, BudgetExhausted, Counter, Decision, Game, IllegalMoveError, ParameterError, Termination
+from arena import CHANCE, Budget, BudgetExhausted, Counter, Decision, Game, IllegalMoveError, Model, ParameterError, Termination
+from arena.adjudication import Adjudication
+from arena.dice import Dice, seed_key
 from arena.errors import BotFault
 from arena.referee import MAX_DEPTH, MAX_NODES, ask, bot_seed, legal_index, play_game
 import arena.referee as referee
+from games.kuhn import KuhnPoker
 from games.nim import Nim
 
 
@@ -541,3 +544,149 @@ def test_bot_seeds_are_splitmix64_outputs_halved():
     assert bot_seed(0, 0) == 0xE220A8397B1DCDAF >> 1
     assert bot_seed(0, 1) == 0x6E789E6AA1B965F4 >> 1
     assert bot_seed(golden, 1) == 0x06C45D188009454F >> 1 == bot_seed(0, 2)
+
+
+# Chance, more seats, hidden information: what the referee hands on
+
+
+class Draws(Game):
+    """Seats 0 and 1 take turns to pick 1 or 2; after each pick the dice draw a digit from the
+    stream of the seat that picked (``chance_seat``'s default). Four picks end it."""
+
+    name = "draws"
+    model = Model(chance=True)
+    bounds = (-1, 1)
+    DIGITS = tuple((d, 0.1) for d in range(10))
+
+    def initial_state(self):
+        return ()
+
+    def to_move(self, state):
+        return CHANCE if len(state) % 2 else len(state) // 2 % 2
+
+    def legal_moves(self, state):
+        return [] if len(state) % 2 or self.is_terminal(state) else [1, 2]
+
+    def chance_outcomes(self, state):
+        return self.DIGITS
+
+    def apply(self, state, move):
+        return state + (move,)
+
+    def is_terminal(self, state):
+        return len(state) >= 8
+
+    def utility(self, state, player):
+        return 1 if sum(state) % 2 == player else -1
+
+    def format_move(self, move):
+        return str(move)
+
+    def parse_move(self, text):
+        return int(text)
+
+
+def test_a_game_of_chance_keys_its_dice_and_its_bots_seeds_with_the_games_seed():
+    bots = [Duck(), Duck()]
+    record = play_game(Draws(), bots, seed=7)
+    dice = Dice(seed_key(7))
+    seeds = [started[0][2] for started in (bots[0].started, bots[1].started)]
+    assert seeds == [dice.bot_seed(7, 0), dice.bot_seed(7, 1)] and seeds != [bot_seed(7, 0), bot_seed(7, 1)]
+    drawn = [m.move for m in record.moves if m.player == CHANCE]
+    assert drawn == [str(dice.pick(Draws.DIGITS, seat, 0)) for seat in (0, 1)] + [
+        str(dice.pick(Draws.DIGITS, seat, 1)) for seat in (0, 1)]
+    other = play_game(Draws(), [Duck(), Duck()], seed=8)
+    assert [m.move for m in other.moves if m.player == CHANCE] != drawn
+
+
+def test_a_game_that_draws_without_declaring_chance_gets_the_dice_of_its_seed_at_its_first_draw():
+    class Undeclared(Draws):
+        model = Model()  # chance nodes all the same: the referee draws them
+
+    bots = [Duck(), Duck()]
+    record = play_game(Undeclared(), bots, seed=7)
+    dice = Dice(seed_key(7))
+    assert [started[0][2] for started in (bots[0].started, bots[1].started)] == [bot_seed(7, 0), bot_seed(7, 1)]
+    assert [m.move for m in record.moves if m.player == CHANCE] == [
+        str(dice.pick(Draws.DIGITS, seat, n)) for n in (0, 1) for seat in (0, 1)]
+
+
+def test_after_an_opening_the_dice_draw_from_the_stream_of_its_latest_decisions_seat():
+    # seat 0 picks 1, the dice draw 5, seat 1 picks 2: the next draw is seat 1's first
+    record = play_game(Draws(), [Duck(), Duck()], seed=1, opening=(1, 5, 2))
+    dice = Dice(seed_key(1))
+    assert dice.pick(Draws.DIGITS, 1, 0) != dice.pick(Draws.DIGITS, 0, 0)  # seed 1 tells the streams apart
+    assert (record.moves[0].player, record.moves[0].move) == (CHANCE, str(dice.pick(Draws.DIGITS, 1, 0)))
+
+
+def test_each_moves_counter_carries_the_referees_time_margin():
+    margins = []
+
+    def note(game, state, counter):
+        margins.append(counter.margin)
+        return 1
+
+    play_game(Steps(), [Duck(note), Duck(note)], time_margin=0.375)
+    assert margins and set(margins) == {0.375}
+
+
+def test_names_and_budgets_of_the_wrong_count_are_refused_by_the_number_of_seats():
+    game, bots = Nim(players=3), [Duck(), Duck(), Duck()]
+    with pytest.raises(ParameterError) as caught:
+        play_game(game, bots, names=("a", "b"))
+    assert str(caught.value) == "play_game: names must be 3 strings, got ('a', 'b')"
+    with pytest.raises(ParameterError) as caught:
+        play_game(game, bots, budgets=[Budget(nodes=5)] * 2)
+    assert str(caught.value) == "play_game: budgets must be 3 Budgets, one per bot; got 2"
+
+
+def first_view(game, view, counter):
+    return view.legal[0]
+
+
+def test_a_hidden_games_opening_is_in_every_seats_history_and_every_ply_is_observed():
+    histories, observed = [], []
+
+    def look(game, view, counter):
+        histories.append((view.seat, view.history))
+        return view.legal[0]
+
+    record = play_game(KuhnPoker(), [Duck(look), Duck(look)], opening=("K", "Q", "p"), trusted=True,
+                       observer=lambda state, move: observed.append((state, move.ply)))
+    assert [m.move for m in record.moves] == ["p"] and record.opening == ("K", "Q", "p") and record.seed == 0
+    assert record.termination is Termination.NORMAL and record.message == "first wins 1: second shows Q against K"
+    assert histories == [(1, ("?", "?", "p"))]  # the deal hidden, the pass public
+    assert observed == [("KQpp", 3)]
+
+
+def test_in_a_hidden_game_a_bot_that_fails_loses_under_its_name_at_its_ply():
+    def boom(game, view, counter):
+        raise RuntimeError("boom")
+
+    record = play_game(KuhnPoker(), [Duck(first_view), Duck(boom)], names=("calm", "loud"), seed=4, trusted=True)
+    assert (record.termination, record.loser, record.seed) == (Termination.CRASH, 1, 4)
+    assert record.message == "'loud' crashed at ply 3: RuntimeError: boom" and record.utilities[1] < 0
+    assert [m.player for m in record.moves] == [CHANCE, CHANCE, 0]
+
+
+def test_in_a_hidden_game_a_clock_run_out_loses_on_time():
+    def slow(game, view, counter):
+        time.sleep(0.2)
+        return view.legal[0]
+
+    budgets = [Budget.parse("tc=60+0"), Budget.parse("tc=0.02+0")]
+    record = play_game(KuhnPoker(), [Duck(first_view), Duck(slow, spec="slow")], budgets=budgets, trusted=True,
+                       time_margin=0.05)
+    assert (record.termination, record.loser) == (Termination.CLOCK, 1), record.message
+    assert record.message.startswith("'slow' ")
+
+
+def test_a_hidden_game_ended_by_adjudication_keeps_its_opening_and_seed_and_no_loser():
+    def bet(game, view, counter):
+        return "b"
+
+    record = play_game(KuhnPoker(), [Duck(first_view), Duck(bet)], opening=("K", "Q"), seed=6, trusted=True,
+                       adjudication=Adjudication(maxmoves=1))
+    assert (record.termination, record.loser, record.utilities) == (Termination.MAX_MOVES, None, (0.0, 0.0))
+    assert record.opening == ("K", "Q") and record.seed == 6 and [m.move for m in record.moves] == ["p", "b"]
+    assert record.message == "draw by adjudication: 1 moves a side played (maxmoves)"
