@@ -599,6 +599,16 @@ def test_a_game_of_chance_keys_its_dice_and_its_bots_seeds_with_the_games_seed()
     assert [m.move for m in other.moves if m.player == CHANCE] != drawn
 
 
+def test_a_draw_of_the_dice_is_a_ply_that_followers_and_the_observer_are_told_of():
+    told, observed = [], []
+    follower = Duck(follows_moves=True, moved=told.append)
+    record = play_game(Draws(), [follower, Duck()], seed=2, observer=lambda state, move: observed.append((state, move)))
+    assert [m.ply for m in record.moves] == list(range(8)) and [m.player for m in record.moves][:4] == [0, CHANCE, 1, CHANCE]
+    assert told == [m.move for m in record.moves]  # as text
+    assert [move for _, move in observed] == list(record.moves)
+    assert [state for state, _ in observed] == [tuple(int(t) for t in told[:n]) for n in range(1, 9)]
+
+
 def test_a_game_that_draws_without_declaring_chance_gets_the_dice_of_its_seed_at_its_first_draw():
     class Undeclared(Draws):
         model = Model()  # chance nodes all the same: the referee draws them
@@ -638,6 +648,45 @@ def test_names_and_budgets_of_the_wrong_count_are_refused_by_the_number_of_seats
     with pytest.raises(ParameterError) as caught:
         play_game(game, bots, budgets=[Budget(nodes=5)] * 2)
     assert str(caught.value) == "play_game: budgets must be 3 Budgets, one per bot; got 2"
+
+
+def test_a_game_of_three_seats_ends_with_each_seats_utility():
+    game = Nim(players=3)
+    record = play_game(game, [Duck(), Duck(), Duck()])
+    final = game.play([game.parse_move(m.move) for m in record.moves])
+    assert game.is_terminal(final) and record.termination is Termination.NORMAL
+    assert record.utilities == tuple(float(game.utility(final, seat)) for seat in range(3))
+    assert len(set(record.utilities)) > 1
+
+
+def test_a_clock_for_one_seat_leaves_the_other_seats_moves_untimed():
+    budgets = []
+
+    def note(game, state, counter):
+        budgets.append(counter.budget)
+        return 1
+
+    record = play_game(Steps(), [Duck(note), Duck(note)], budgets=[Budget.parse("tc=60+0"), Budget()])
+    assert record.termination is Termination.NORMAL
+    assert budgets[0].clock is not None and budgets[1].clock is None
+
+
+def test_a_move_that_cannot_be_compared_is_illegal():
+    class Touchy:
+        def __eq__(self, other):
+            raise RuntimeError("no comparing me")
+
+        __hash__ = object.__hash__
+
+    record = play_game(Steps(), [Duck(lambda game, state, counter: Touchy(), spec="t"), Duck()])
+    assert (record.termination, record.loser, record.moves) == (Termination.ILLEGAL_MOVE, 0, ())
+    assert record.message.startswith("illegal move ") and "by 't' in steps at ply 0; legal: 0+1, 0+2" in record.message
+
+
+def test_a_game_ended_by_adjudication_keeps_its_opening_and_seed():
+    record = play_game(Nim(), [Duck(), Duck()], opening=("1:1",), seed=9, adjudication=Adjudication(maxmoves=1))
+    assert (record.termination, record.loser, record.utilities) == (Termination.MAX_MOVES, None, (0.0, 0.0))
+    assert record.opening == ("1:1",) and record.seed == 9 and len(record.moves) == 2
 
 
 def first_view(game, view, counter):
