@@ -120,6 +120,8 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
                    "differs only when a wall-clock duration equals the limit to the last bit: not observable"),
     ],
     "arena/budget.py": [
+        Equivalent("Budget.at", 'out.__dict__.pop("_text", None)', "out.__dict__.pop(",
+                   "a budget's text leaves its clock out: the copy's text is the same, kept or made again"),
         Equivalent("Counter._past_a_deadline", "time.thread_time() >= self.cpu_deadline",
                    "time.thread_time() > self.cpu_deadline",
                    "differs only when the thread's CPU clock reads the deadline to the last bit: not observable"),

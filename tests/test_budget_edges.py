@@ -10,6 +10,8 @@ import pytest
 
 from arena import Budget, BudgetExhausted, Counter, Game, ParameterError
 from arena.budget import TIME_CHECK_INTERVAL, counted, uncounted
+from arena.clock import Clock
+from games.rps import RockPaperScissors
 
 
 def fresh_game():
@@ -318,3 +320,63 @@ def test_the_rule_book_behind_a_view_counts_nothing():
     assert plain.apply(4, 2) == 6 and plain.apply.__self__ is plain and counter.nodes == 0
     assert uncounted(game) is game  # not a view: itself
     assert uncounted(counted(view, Counter())).apply(0, 1) == 1 and counter.nodes == 0
+
+
+@pytest.mark.parametrize("reset", [False, True])
+def test_a_cpu_budget_stops_a_counter_that_only_ticks(reset):
+    counter = Counter(Budget(cpu=0.01))
+    start = time.thread_time()
+    if reset:
+        counter.reset()
+    with pytest.raises(BudgetExhausted):
+        while time.thread_time() - start < 2.0:
+            counter.tick()
+    assert 0.01 <= time.thread_time() - start < 1.0
+
+
+def test_a_time_control_parses_beside_the_other_limits():
+    budget = Budget.parse("tc=40/60+0.6,nodes=500")
+    assert budget.nodes == 500 and str(budget.tc) == "40/60+0.6" and str(budget) == "nodes=500,tc=40/60+0.6"
+
+
+def test_under_a_clock_a_move_plans_its_share_and_allot_moves_the_deadline_within_the_clock():
+    plain = Counter(Budget(nodes=5))
+    with pytest.raises(ValueError) as caught:
+        plain.allot(1.0)
+    assert str(caught.value) == "allot: this move has no clock (its budget has no tc)"
+    now = [100.0]
+    clock = Clock(0, (12.0, 30.0), (0.0, 0.0))
+    counter = Counter(Budget.parse("tc=60+0").at(clock), clock=lambda: now[0])
+    assert counter.deadline == 100.0 + clock.share() == 100.4  # 12 s over 30 moves
+    now[0] = 101.0
+    counter.reset()
+    assert counter.deadline == 101.4
+    now[0] = 100.0
+    counter.reset()
+    counter.allot(3.0)
+    assert counter.deadline == 103.0
+    counter.allot(50.0)
+    assert counter.deadline == 112.0  # no later than the clock's time
+    counter.allot(0.0)
+    assert counter.deadline == 100.0
+    now[0] = 100.5  # past the deadline: the counter stops within one check interval
+    with pytest.raises(BudgetExhausted):
+        for _ in range(TIME_CHECK_INTERVAL + 1):
+            counter.tick()
+
+
+def test_a_joint_move_counts_on_a_simultaneous_games_view_and_not_behind_it():
+    game = RockPaperScissors(throws=2)
+    counter = Counter(Budget(nodes=2))
+    view = counted(game, counter)
+    start = game.initial_state()
+    after = view.apply_joint(start, ("R", "P"))
+    assert after == game.apply_joint(start, ("R", "P")) and counter.nodes == 1
+    assert type(view).apply_joint(view, start, ("S", "S")) == game.apply_joint(start, ("S", "S"))
+    assert counter.nodes == 2  # the class's method counts as the view's
+    with pytest.raises(BudgetExhausted):
+        view.apply_joint(after, ("S", "S"))
+    spent = counter.nodes
+    plain = uncounted(view)
+    assert type(plain) is RockPaperScissors and "apply_joint" not in vars(plain)
+    assert plain.apply_joint(after, ("S", "S")) == game.apply_joint(after, ("S", "S")) and counter.nodes == spent
