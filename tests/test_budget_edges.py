@@ -11,6 +11,7 @@ import pytest
 from arena import Budget, BudgetExhausted, Counter, Game, ParameterError
 from arena.budget import TIME_CHECK_INTERVAL, counted, uncounted
 from arena.clock import Clock
+from arena.limits import DEFAULT_LIMITS
 from games.rps import RockPaperScissors
 
 
@@ -380,3 +381,7 @@ def test_a_joint_move_counts_on_a_simultaneous_games_view_and_not_behind_it():
     plain = uncounted(view)
     assert type(plain) is RockPaperScissors and "apply_joint" not in vars(plain)
     assert plain.apply_joint(after, ("S", "S")) == game.apply_joint(after, ("S", "S")) and counter.nodes == spent
+
+
+def test_a_counter_carries_the_time_margin_it_is_given():
+    assert Counter(Budget(), margin=0.25).margin == 0.25 and Counter(Budget(nodes=3)).margin == DEFAULT_LIMITS.time_margin
