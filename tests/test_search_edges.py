@@ -3,7 +3,7 @@ priorities, killers and history, the first move), and what a root search reports
 
 import pytest
 
-from arena import Budget, Counter, Game
+from arena import Budget, Counter, Game, Model
 from arena.budget import counted
 from math import inf
 
@@ -307,3 +307,50 @@ def test_a_null_window_search_without_a_table_finds_the_minimax_value_and_its_re
         assert recorded_counter.nodes == counter.nodes
         searched += 1
     assert searched >= 4
+
+
+class Ends(Game):
+    """A one-move game for rank: the move is the final state, whose utility for each seat is given."""
+
+    name = "ends"
+
+    def __init__(self, model, bounds, payoffs):
+        self.model, self.bounds, self.payoffs = model, bounds, payoffs
+
+    def initial_state(self):
+        return None
+
+    def to_move(self, state):
+        return 0
+
+    def legal_moves(self, state):
+        return list(self.payoffs)
+
+    def apply(self, state, move):
+        return move
+
+    def is_terminal(self, state):
+        return state is not None
+
+    def utility(self, state, player):
+        return self.payoffs[state][player]
+
+    def heuristic(self, state, player):
+        return 0.0
+
+
+@pytest.mark.parametrize("model, bounds, payoffs, ranks", [
+    # zero-sum: a win is a win by its utility
+    (Model(), (-1, 1), {"won": (1, -1), "drawn": (0, 0), "lost": (-1, 1)}, {"won": 2, "drawn": 0, "lost": -2}),
+    # constant-sum, total 1 between two: a win is more than half
+    (Model(total=1.0), (0, 1), {"won": (1, 0), "drawn": (0.5, 0.5), "lost": (0, 1)},
+     {"won": 1.5, "drawn": 0, "lost": -0.5}),
+    # three seats sharing 3: more than 1 is a win
+    (Model(players=3, total=3.0), (0, 3), {"won": (3, 0, 0), "drawn": (1, 1, 1), "lost": (0, 1.5, 1.5)},
+     {"won": 5, "drawn": 0, "lost": -1}),
+    # no total: a win is more than the middle of the bounds
+    (Model(total=None), (0, 10), {"won": (7, 7), "drawn": (5, 9), "lost": (2, 0)}, {"won": 12, "drawn": 0, "lost": -3}),
+])
+def test_rank_puts_a_win_above_and_a_loss_below_every_heuristic_by_an_even_share(model, bounds, payoffs, ranks):
+    game = Ends(model, bounds, payoffs)
+    assert {move: rank(game, move, 0) for move in payoffs} == ranks
