@@ -325,8 +325,8 @@ def test_the_rule_book_behind_a_view_counts_nothing():
 
 @pytest.mark.parametrize("reset", [False, True])
 def test_a_cpu_budget_stops_a_counter_that_only_ticks(reset):
-    counter = Counter(Budget(cpu=0.01))
     start = time.thread_time()
+    counter = Counter(Budget(cpu=0.01))
     if reset:
         counter.reset()
     with pytest.raises(BudgetExhausted):
