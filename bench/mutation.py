@@ -120,6 +120,8 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
                    "differs only when a wall-clock duration equals the limit to the last bit: not observable"),
     ],
     "arena/budget.py": [
+        Equivalent("Budget.__str__", 'return self.__dict__["_text"]', 'return self.__dict__["',
+                   "a text looked up under another key is not found and made again: the same text, every time"),
         Equivalent("Budget.at", 'out.__dict__.pop("_text", None)', "out.__dict__.pop(",
                    "a budget's text leaves its clock out: the copy's text is the same, kept or made again"),
         Equivalent("Counter._past_a_deadline", "time.thread_time() >= self.cpu_deadline",
@@ -298,6 +300,8 @@ EQUIVALENT: dict[str, list[Equivalent]] = {
           for new in ("listed, )", "n=2)")),
     ],
     "arena/front/run.py": [
+        Equivalent("run_tournament", "preload = ()", "preload = None",
+                   "once the loader has started, preload is only read as false: None is as false as ()"),
         Equivalent("run_tournament", "openings = round_openings(config, game, round_count(config))", "openings = None",
                    "make_schedule makes the same openings when it is given none"),
         *(Equivalent("run_tournament", "schedule = make_schedule(config, registry, game,", new,

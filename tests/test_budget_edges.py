@@ -12,6 +12,7 @@ from arena import Budget, BudgetExhausted, Counter, Game, ParameterError
 from arena.budget import TIME_CHECK_INTERVAL, counted, uncounted
 from arena.clock import Clock
 from arena.limits import DEFAULT_LIMITS
+from games.nim import Nim
 from games.rps import RockPaperScissors
 
 
@@ -366,7 +367,9 @@ def test_under_a_clock_a_move_plans_its_share_and_allot_moves_the_deadline_withi
             counter.tick()
 
 
-def test_a_joint_move_counts_on_a_simultaneous_games_view_and_not_behind_it():
+def test_a_joint_move_counts_on_a_simultaneous_games_view_and_not_behind_it(monkeypatch):
+    # a view's class is made once a process: made afresh here, so that this test sees how it is made
+    monkeypatch.setattr("arena.budget._COUNTED_CLASSES", {})
     game = RockPaperScissors(throws=2)
     counter = Counter(Budget(nodes=2))
     view = counted(game, counter)
@@ -378,6 +381,10 @@ def test_a_joint_move_counts_on_a_simultaneous_games_view_and_not_behind_it():
     with pytest.raises(BudgetExhausted):
         view.apply_joint(after, ("S", "S"))
     spent = counter.nodes
+    turns = counted(Nim(), counter)  # a game of turns has no joint move, on a view as in its rule book
+    with pytest.raises(NotImplementedError) as caught:
+        type(turns).apply_joint(turns, Nim().initial_state(), ((0, 1), (1, 1)))
+    assert str(caught.value) == "nim has no simultaneous moves"
     plain = uncounted(view)
     assert type(plain) is RockPaperScissors and "apply_joint" not in vars(plain)
     assert plain.apply_joint(after, ("S", "S")) == game.apply_joint(after, ("S", "S")) and counter.nodes == spent

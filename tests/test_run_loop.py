@@ -24,6 +24,8 @@ from arena.front.run import run_registry, run_tournament
 from arena.front.settings import RunSettings
 from arena.front.openings import OpeningBook
 from arena.front.tournament import Entrant, TournamentConfig, _legacy_seed, make_openings
+import results
+from arena.dice import seed_key
 from results.runlock import RUN_LOCK_SUFFIX, RunLock
 from results.store import Store
 
@@ -57,6 +59,7 @@ def stored_ids(db):
 
 class Made(list):
     asked: list
+    pinned: list
 
 
 class Executor:
@@ -89,16 +92,17 @@ class Executor:
 def executors(monkeypatch):
     """The executors runs make, in this process; ``options`` shape the next one, ``asked`` gets
     the (dask, jobs, plugins) each was made for."""
-    made, options, asked = Made(), {}, []
+    made, options, asked, pinned = Made(), {}, [], []
     real = run_module.make_executor
 
     def make(dask, jobs, plugins, prepare, affinity=False):
         asked.append((dask, jobs, plugins))
+        pinned.append(affinity)
         made.append(Executor(real(None, 1, plugins, prepare), **options))
         return made[-1]
 
     monkeypatch.setattr(run_module, "make_executor", make)
-    made.asked = asked
+    made.asked, made.pinned = asked, pinned
     return made, options
 
 
@@ -425,3 +429,35 @@ def test_an_opening_of_a_round_paired_as_results_come_in_is_stored_with_its_para
                          isolate=False, format=Swiss(2), opening_book=OpeningBook.read(str(book)))
     result = run_tournament(c, settings(tmp_path), registry=REGISTRY)
     assert result.complete and [g[3] for g in games(tmp_path / "r.db")] == ["[heaps=5] 1:2"] * 2 + ["1:1"] * 2
+
+
+def test_a_run_asks_for_its_workers_pinned_to_cores_only_when_told_to(tmp_path, executors):
+    made, _ = executors
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    run_tournament(config(), settings(tmp_path / "a", affinity=True), registry=REGISTRY)
+    run_tournament(config(), settings(tmp_path / "b"), registry=REGISTRY)
+    assert made.pinned == [True, False]
+
+
+def test_the_points_of_every_seat_at_a_table_of_three_reach_the_leaderboard(tmp_path, executors):
+    bots = (Entrant("a", "random"), Entrant("b", "random"), Entrant("c", "random"))
+    c = TournamentConfig("nim:players=3", bots=bots, budget=Budget(nodes=10), isolate=False, games_per_pairing=6,
+                         opening_plies=0)
+    result = run_tournament(c, settings(tmp_path), registry=REGISTRY)
+    points = results.load(tmp_path / "r.db").seats.groupby("bot")["points"].sum().to_dict()
+    assert result.played == 6 and sum(points.values()) == 6 and len(points) == 3
+    assert result.watcher.board.points == points
+
+
+def test_a_game_of_chance_is_dealt_from_the_key_its_database_keeps(tmp_path, executors, monkeypatch):
+    def draws(key, where):
+        monkeypatch.setattr("results.store.new_key", lambda: seed_key(key))  # a new database's secret, fixed here
+        where.mkdir()
+        c = TournamentConfig("pig:goal=10", bots=(Entrant("a", "random"), Entrant("b", "random")), budget=Budget(nodes=50),
+                             isolate=False, games_per_pairing=2, opening_plies=0)
+        run_tournament(c, settings(where), registry=REGISTRY)
+        moves = results.load(where / "r.db").moves
+        return moves[moves["player"] == -1]["move"].tolist()
+
+    first = draws(1, tmp_path / "a")
+    assert len(first) > 4 and draws(1, tmp_path / "b") == first and draws(2, tmp_path / "c") != first
