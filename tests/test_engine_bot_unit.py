@@ -983,3 +983,55 @@ def test_a_whole_game_against_the_example_engine_over_real_pipes():
     finally:
         b.close()
     assert b.engine is None
+
+
+# ---- a seat's view and a clock ------------------------------------------------------------------
+
+def test_in_a_hidden_game_the_engine_starts_with_a_scratch_folder_and_is_told_its_seats_view(monkeypatch):
+    from arena.view import make_view
+    from games.kuhn import KuhnPoker
+
+    kuhn = KuhnPoker()
+    fake = FakeEngine({**HELLO, "go": ["info depth 2 score 0.5 nodes 7", "bestmove b"]})
+    launcher = Launcher(monkeypatch, fake)
+    b = bot()
+    b.new_game(kuhn, 1, 1)
+    kwargs = launcher.started[0][1]
+    assert kwargs["scratch"] is True and "confined" not in kwargs  # a hidden game's engine keeps nothing between games
+    fake.sent.clear()
+    view = make_view(kuhn, "KQp", 1, ("?", "?", "p"))
+    assert b.choose(kuhn, view, budget(nodes=10)) == Decision("b", 0.5, 2, (), 7)
+    assert fake.sent == ["position start public ? ? p",
+                         "observation You are second and hold Q.\\nPlay: first checks.\\nPot 2: first 1, second 1.",
+                         "legal p b", "go nodes 10"]
+    fake.replies["go"] = ["bestmove x"]
+    with pytest.raises(BotFault) as caught:
+        b.choose(kuhn, view, budget(nodes=10))
+    assert caught.value.termination is Termination.ILLEGAL_MOVE
+    assert str(caught.value) == "played an illegal move: 'x' in kuhn_poker; legal: p, b"
+
+
+def test_an_engine_of_simultaneous_moves_starts_confined_and_one_of_full_information_as_it_is(monkeypatch):
+    from games.rps import RockPaperScissors
+
+    launcher = Launcher(monkeypatch, FakeEngine(HELLO), FakeEngine(HELLO))
+    bot().new_game(RockPaperScissors(), 0, 1)
+    bot().new_game(TTT, 0, 1)
+    simultaneous, full = (kwargs for _, kwargs in launcher.started)
+    assert simultaneous["confined"] is True and "scratch" not in simultaneous
+    assert "confined" not in full and "scratch" not in full
+
+
+def test_under_a_clock_the_engine_keeps_its_own_time_and_loses_when_it_runs_out():
+    from arena.clock import Clock
+
+    fake = FakeEngine({"go": []})
+    b = playing(fake)
+    clock = Clock(0, (2.0, 3.0), (0.1, 0.1))
+    moving = SimpleNamespace(budget=Budget.parse("tc=60+0.1").at(clock), started=100.0, margin=0.25)
+    with pytest.raises(BotFault) as caught:
+        b.choose(TTT, TTT.initial_state(), moving)
+    assert caught.value.termination is Termination.CLOCK
+    assert str(caught.value) == "lost on time: no bestmove within the 2.000s on its clock + margin; killed"
+    assert fake.deadlines == [102.25] and "stop" not in fake.sent  # its clock, and the margin
+    assert fake.sent == ["position start", "go time0 2000 time1 3000 inc0 100 inc1 100"]
