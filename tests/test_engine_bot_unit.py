@@ -1035,3 +1035,25 @@ def test_under_a_clock_the_engine_keeps_its_own_time_and_loses_when_it_runs_out(
     assert str(caught.value) == "lost on time: no bestmove within the 2.000s on its clock + margin; killed"
     assert fake.deadlines == [102.25] and "stop" not in fake.sent  # its clock, and the margin
     assert fake.sent == ["position start", "go time0 2000 time1 3000 inc0 100 inc1 100"]
+
+
+def test_an_engines_utilities_are_read_for_its_own_seat_of_the_game_it_plays():
+    b = playing(FakeEngine(HELLO), game=Nim(players=3), player=1)
+    info = {}
+    b.read_info("info utilities 0 1 0", info)
+    assert info == {"utilities": (0.0, 1.0, 0.0), "score": 1.0}  # seat 1's utility is its score
+    with pytest.raises(ValueError) as caught:
+        b.read_info("info score 0 utilities 0 1 0", {})
+    assert str(caught.value) == "score 0.0 disagrees with utility 1.0 of its own seat 1 by more than 1e-9"
+    with pytest.raises(ValueError) as caught:
+        b.read_info("info utilities 0 1", {})
+    assert str(caught.value) == "utilities '0 1': 2 numbers for the 3 seats of nim, one each"
+
+
+def test_utilities_that_disagree_with_the_score_break_the_protocol():
+    nim = Nim(players=3)
+    fake = FakeEngine({"go": ["info score 0 utilities 0 1 0", "bestmove 1:1"]})
+    with pytest.raises(BotFault) as caught:
+        playing(fake, game=nim, player=1).choose(nim, nim.initial_state(), budget(nodes=5))
+    assert caught.value.termination is Termination.PROTOCOL and "killed" in fake.events
+    assert str(caught.value) == "broke the protocol: score 0.0 disagrees with utility 1.0 of its own seat 1 by more than 1e-9"
