@@ -1057,3 +1057,17 @@ def test_utilities_that_disagree_with_the_score_break_the_protocol():
         playing(fake, game=nim, player=1).choose(nim, nim.initial_state(), budget(nodes=5))
     assert caught.value.termination is Termination.PROTOCOL and "killed" in fake.events
     assert str(caught.value) == "broke the protocol: score 0.0 disagrees with utility 1.0 of its own seat 1 by more than 1e-9"
+
+
+def test_a_new_game_of_more_seats_tells_the_engine_its_seat_of_how_many():
+    nim = Nim(players=3)
+    fake = FakeEngine(HELLO)
+    b = bot()
+    b.engine, b._spec = fake, full_spec(nim)
+    b.new_game(nim, 2, 1)
+    assert fake.sent == ["newgame 2 of 3", "isready"]
+
+
+def test_an_empty_info_line_is_an_info_line_with_nothing_in_it():
+    fake = FakeEngine({"go": ["info", "info depth 3", "info", "bestmove a1"]})
+    assert playing(fake).choose(TTT, TTT.initial_state(), budget(nodes=5)) == Decision(0, None, 3, (), 0)
